@@ -1,0 +1,238 @@
+"""The curation stage: the maintainers' corrections from ``seeds/curation.yml``.
+
+The file maps a paper id to the fields a maintainer sets by hand::
+
+    3f2a9c0d41be:
+      title: "Fake Forgetting: Conformal Prediction Exposes Unreliable Unlearning"
+      tags: [Machine Unlearning, Uncertainty Quantification]
+      featured: true
+      note: "Best paper runner-up."
+    9e01d2c3b4a5:
+      hide: "withdrawn by the authors"
+
+Loading validates the file's shape (every problem, each with its line);
+applying it checks the ids against the parsed papers and the tag names against the
+taxonomy, since neither is known while the file is read.
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .errors import CurationError, GeneratorError, raise_all
+from .model import Paper, Topic
+from .yamlfile import YamlFile, load_yaml
+
+# Each key an entry may set, with the type its value must have.
+FIELDS: dict[str, type] = {"title": str, "tags": list, "featured": bool, "hide": str, "note": str}
+_KIND_NAMES = {str: "string", list: "list of topic names", bool: "boolean (true or false)"}
+WHERE_IDS_ARE = "docs/papers.json lists every id after a build"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The corrections for one paper, as written on ``line`` of the curation file.
+
+    A field the entry does not set is ``None``.
+    """
+
+    id: str
+    line: int
+    title: str | None = None
+    tags: tuple[str, ...] | None = None
+    tag_lines: tuple[int, ...] = ()  # the line of each tag, for messages about one of them
+    featured: bool | None = None
+    hide: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Curation:
+    """Every entry of a curation file, in file order; ``path`` is how messages name the file."""
+
+    path: str
+    entries: tuple[Entry, ...] = ()
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def get(self, paper_id: str) -> Entry | None:
+        """The entry written for this id (not resolving aliases: that needs the papers)."""
+        return next((e for e in self.entries if e.id == paper_id), None)
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def load_curation(path: Path, shown: str) -> Curation:
+    """Read and validate the curation file at ``path``; messages name it ``shown``.
+
+    An empty file (or one of comments only) is an empty curation. Every problem of
+    the file is reported at once, each with its line.
+    """
+    return read_curation(load_yaml(path, CurationError, shown))
+
+
+def read_curation(doc: YamlFile) -> Curation:
+    """Validate a parsed curation file (see :func:`load_curation`)."""
+    if doc.data is None:
+        return Curation(doc.path)
+    if not isinstance(doc.data, dict):
+        raise CurationError(
+            f"expected a mapping from paper id to corrections, not a {type(doc.data).__name__}", doc.path, 1
+        )
+    problems: list[GeneratorError] = []
+    entries = []
+    for key, fields in doc.data.items():
+        entry = _read_entry(doc, key, fields, problems)
+        if entry is not None:
+            entries.append(entry)
+    raise_all(problems)
+    return Curation(doc.path, tuple(entries))
+
+
+def _read_entry(doc: YamlFile, key: object, fields: object, problems: list[GeneratorError]) -> Entry | None:
+    line = doc.line(key)
+
+    def problem(message: str, *keys: object) -> None:
+        problems.append(CurationError(message, doc.path, doc.line(key, *keys)))
+
+    if not isinstance(key, str):
+        # YAML reads an id of digits only as a number (and drops leading zeros), so ask for quotes
+        problem(f"paper id {key!r} must be written in quotes, like \"{key}\"")
+        return None
+    label = f"entry {key!r}"
+    expected = ", ".join(FIELDS)
+    if not isinstance(fields, dict) or not fields:
+        problem(f"{label}: expected a mapping with at least one of: {expected}")
+        return None
+    before = len(problems)
+    for name, value in fields.items():
+        kind = FIELDS.get(name) if isinstance(name, str) else None
+        if kind is None:
+            near = difflib.get_close_matches(str(name), FIELDS, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            problem(f"{label}: unknown key {name!r} ({hint}expected one of: {expected})", name)
+        elif not isinstance(value, kind):
+            problem(f"{label}: {name!r} must be a {_KIND_NAMES[kind]}, not {_type_name(value)}", name)
+        elif kind is str and not value.strip():
+            problem(f"{label}: {name!r} must not be empty", name)
+        elif kind is list:
+            if not value:
+                problem(f"{label}: 'tags' must name at least one topic", name)
+            seen: set[str] = set()
+            for i, tag in enumerate(value):
+                if not isinstance(tag, str) or not tag.strip():
+                    problem(f"{label}: 'tags' entries must be topic names, not {tag!r}", name, i)
+                elif tag.strip() in seen:
+                    problem(f"{label}: topic {tag.strip()!r} is listed twice", name, i)
+                seen.add(tag.strip() if isinstance(tag, str) else "")
+    if len(problems) > before:
+        return None
+    tags = fields.get("tags")
+    return Entry(
+        id=key,
+        line=line,
+        title=fields["title"].strip() if "title" in fields else None,
+        tags=tuple(t.strip() for t in tags) if tags is not None else None,
+        tag_lines=tuple(doc.line(key, "tags", i) for i in range(len(tags))) if tags is not None else (),
+        featured=fields.get("featured"),
+        hide=fields["hide"].strip() if "hide" in fields else None,
+        note=fields["note"].strip() if "note" in fields else None,
+    )
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list", dict: "a mapping"}.get(
+        type(value), type(value).__name__
+    )
+
+
+# -- applying --------------------------------------------------------------------------
+
+
+def apply_curation(papers: list[Paper], curation: Curation, topics: Sequence[Topic]) -> list[Paper]:
+    """The papers with the maintainers' corrections applied, in the same order.
+
+    An entry may name a paper by its id or by the id of a duplicate merged into it
+    (an alias), so ids stay valid when a variant of an abstract is submitted. A curated
+    title or tag list is recorded in :attr:`Paper.curated`, which the title and tag
+    stages leave alone. Unknown ids and topics are errors naming the file and line,
+    with the nearest known name as a suggestion.
+    """
+    index: dict[str, int] = {}
+    for i, paper in enumerate(papers):
+        index[paper.id] = i
+        for alias in paper.aliases:
+            index.setdefault(alias, i)
+    topic_names = [t.name for t in topics]
+    known_topics = set(topic_names)
+    problems: list[GeneratorError] = []
+    claimed: dict[int, Entry] = {}
+    out = list(papers)
+    for entry in curation:
+        where = index.get(entry.id)
+        if where is None:
+            problems.append(CurationError(_unknown_id(entry.id, index), curation.path, entry.line))
+            continue
+        if where in claimed:
+            first = claimed[where]
+            problems.append(
+                CurationError(
+                    f"entry {entry.id!r} is the same paper as entry {first.id!r} (line {first.line}): "
+                    f"merge the two entries under {papers[where].id!r}",
+                    curation.path,
+                    entry.line,
+                )
+            )
+            continue
+        claimed[where] = entry
+        bad_tags = False
+        for tag, line in zip(entry.tags or (), entry.tag_lines):
+            if tag not in known_topics:
+                problems.append(CurationError(_unknown_topic(entry.id, tag, topic_names), curation.path, line))
+                bad_tags = True
+        if not bad_tags:
+            out[where] = _curated(out[where], entry)
+    raise_all(problems)
+    return out
+
+
+def _curated(paper: Paper, entry: Entry) -> Paper:
+    changes: dict[str, object] = {}
+    curated = set(paper.curated)
+    if entry.title is not None:
+        changes["title"] = entry.title
+        curated.add("title")
+    if entry.tags is not None:
+        changes["tags"] = entry.tags
+        changes["tag_evidence"] = ()
+        curated.add("tags")
+    if entry.featured is not None:
+        changes["featured"] = entry.featured
+    if entry.hide is not None:
+        changes["hidden"] = entry.hide
+    if entry.note is not None:
+        changes["note"] = entry.note
+    return replace(paper, **changes, curated=tuple(sorted(curated)))
+
+
+def _unknown_id(paper_id: str, known: dict[str, int]) -> str:
+    near = difflib.get_close_matches(paper_id, sorted(known), n=1, cutoff=0.6)
+    if near:
+        return f"unknown paper id {paper_id!r}; did you mean {near[0]!r}? ({WHERE_IDS_ARE})"
+    return f"unknown paper id {paper_id!r} ({WHERE_IDS_ARE})"
+
+
+def _unknown_topic(paper_id: str, tag: str, names: list[str]) -> str:
+    by_folded = {n.casefold(): n for n in names}
+    near = difflib.get_close_matches(tag.casefold(), list(by_folded), n=1, cutoff=0.6)
+    hint = f"did you mean {by_folded[near[0]]!r}?" if near else "the topics are listed in generator/taxonomy.yml"
+    return f"entry {paper_id!r}: unknown topic {tag!r}; {hint}"
