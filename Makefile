@@ -1,0 +1,44 @@
+# Two commands on a fresh machine: `make site` builds the digest, `make test` tests it.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+KATEX  := docs/assets/katex
+
+.PHONY: site docs serve test bench clean
+
+# The virtualenv is rebuilt whenever the pinned requirements change.
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# KaTeX is served by the site itself (no CDN): copied from the pinned npm package.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+$(KATEX)/katex.min.js: node_modules/.package-lock.json
+	rm -rf $(KATEX) && mkdir -p $(KATEX)/fonts
+	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css $(KATEX)/
+	cp node_modules/katex/dist/fonts/*.woff2 $(KATEX)/fonts/
+
+# Generate the Markdown pages and papers.json from seeds/ into docs/.
+docs: $(VENV)/.installed $(KATEX)/katex.min.js
+	$(PY) -m generator build
+
+# The static site, built strictly into site/.
+site: docs
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+# Live preview: regenerates docs/ when a seed file changes, and mkdocs reloads.
+serve: docs
+	$(PY) -m generator.serve
+
+test: $(VENV)/.installed $(KATEX)/katex.min.js
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed $(KATEX)/katex.min.js
+	$(PY) benchmarks/pipeline.py
+	$(PY) benchmarks/site.py
+
+clean:
+	rm -rf site $(KATEX) docs/papers docs/topics docs/venues docs/index.md docs/list.md docs/papers.json

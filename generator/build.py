@@ -1,0 +1,115 @@
+"""The pipeline, in the order the README describes it.
+
+read seeds -> parse (and identify) -> extract links -> deduplicate -> curate ->
+title -> tag -> render -> write. Everything is gathered and rendered in memory
+before anything is written, so a failed build leaves ``docs/`` as it was.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import curate
+from .clean import extract_links
+from .dedupe import deduplicate
+from .errors import GeneratorError, SeedError, raise_all
+from .model import Digest, Paper, Topic
+from .parse import parse_seed
+from .render import render_site
+from .tag import load_taxonomy, tag_papers
+from .title import title_papers
+from .write import write_tree
+
+log = logging.getLogger(__name__)
+
+CURATION_FILE = "curation.yml"
+
+
+def display_path(path: Path) -> str:
+    """How a file is named in messages and sources: relative to the working directory."""
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+
+
+def seed_paths(locations: Iterable[Path]) -> list[Path]:
+    """Every ``*.txt`` seed under the given folders (recursively) or the given files, sorted."""
+    out: set[Path] = set()
+    for loc in locations:
+        if loc.is_dir():
+            out.update(p for p in loc.rglob("*.txt") if p.is_file())
+        elif loc.exists():
+            out.add(loc)
+        else:
+            raise SeedError("no such file or folder", display_path(loc))
+    return sorted(out, key=lambda p: display_path(p))
+
+
+def read_seeds(paths: Iterable[Path]) -> list[tuple[str, bytes]]:
+    """The input edge: (display path, bytes) of each seed file."""
+    out = []
+    for p in paths:
+        try:
+            out.append((display_path(p), p.read_bytes()))
+        except OSError as e:
+            raise SeedError(f"cannot read the file: {e.strerror}", display_path(p)) from None
+    return out
+
+
+def parse_all(seeds: Iterable[tuple[str, bytes]]) -> list[Paper]:
+    """Parse every seed, collecting the problems of all files before raising."""
+    papers: list[Paper] = []
+    errors: list[GeneratorError] = []
+    for path, data in seeds:
+        try:
+            papers.extend(parse_seed(data, path))
+        except GeneratorError as e:
+            errors.extend(getattr(e, "errors", [e]))
+    raise_all(errors)
+    return [replace(p, links=extract_links(p.text)) for p in papers]
+
+
+def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:
+    """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
+    merged = deduplicate(papers)
+    if curation is not None:
+        merged = curate.apply_curation(merged, curation, topics)
+    titled = title_papers(merged)
+    return Digest(tag_papers(titled, topics), topics)
+
+
+@dataclass
+class BuildResult:
+    digest: Digest
+    seed_files: int
+    written: int
+    removed: int
+    seconds: float
+
+
+def load_curation(seed_dirs: Sequence[Path]) -> curate.Curation | None:
+    """The curation file of the first seed folder that has one."""
+    for d in seed_dirs:
+        path = d / CURATION_FILE
+        if d.is_dir() and path.exists():
+            return curate.load_curation(path, display_path(path))
+    return None
+
+
+def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -> BuildResult:
+    """Generate the digest's pages from the seed folders into ``docs``."""
+    start = time.perf_counter()
+    topics = load_taxonomy(taxonomy)
+    curation = load_curation(seed_dirs)
+    seeds = read_seeds(seed_paths(seed_dirs))
+    if not seeds:
+        raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
+    digest = derive(parse_all(seeds), topics, curation)
+    files = render_site(digest, seed_files=len(seeds))
+    written, removed = write_tree(docs, files)
+    return BuildResult(digest, len(seeds), written, removed, time.perf_counter() - start)

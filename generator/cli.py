@@ -1,0 +1,79 @@
+"""``python -m generator``: build the digest, or validate seed files.
+
+Every problem is printed as ``path:line: message`` on stderr and the command
+exits 1; a traceback is shown only with ``--debug``.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from .build import build, display_path, parse_all, read_seeds, seed_paths
+from .errors import ErrorList, GeneratorError
+from .tag import load_taxonomy
+from .validate import check, errors_markdown, report_markdown, report_text
+
+log = logging.getLogger("generator")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m generator", description="Build the ML paper digest from seed files.")
+    ap.add_argument("--debug", action="store_true", help="show tracebacks and debug logging")
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="generate the Markdown pages and papers.json into the docs folder")
+    b.add_argument("--seeds", type=Path, action="append", help="seed folder (repeatable; default: seeds/)")
+    b.add_argument("--docs", type=Path, default=Path("docs"), help="docs folder (default: docs/)")
+    b.add_argument("--taxonomy", type=Path, help="topic taxonomy YAML (default: the one shipped)")
+    v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
+    v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
+    v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
+    v.add_argument("--format", choices=("text", "markdown"), default="text")
+    v.add_argument("--site-url", default="", help="site URL, to link duplicates in the markdown report")
+    return ap
+
+
+def _messages(e: GeneratorError) -> list[str]:
+    return [str(x) for x in (e.errors if isinstance(e, ErrorList) else [e])]
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy)
+    d = result.digest
+    merged = sum(p.merged for p in d)
+    log.info(
+        "built %d papers from %d seed file(s) (%d duplicates merged) into %s in %.2fs: %d file(s) written, %d removed",
+        len(d), result.seed_files, merged, display_path(args.docs), result.seconds, result.written, result.removed,
+    )
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    checked = [p.resolve() for p in seed_paths(args.paths)]
+    existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in checked] if args.seeds.is_dir() else []
+    topics = load_taxonomy()
+    try:
+        submitted = parse_all(read_seeds(checked))
+    except GeneratorError as e:
+        if args.format == "markdown":
+            sys.stdout.write(errors_markdown(_messages(e)))
+        raise
+    existing = parse_all(read_seeds(existing_paths))
+    _, verdicts = check(existing, submitted, topics)
+    report = report_markdown(verdicts, args.site_url) if args.format == "markdown" else report_text(verdicts)
+    sys.stdout.write(report)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
+    try:
+        return {"build": cmd_build, "validate": cmd_validate}[args.command](args)
+    except GeneratorError as e:
+        if args.debug:
+            raise
+        for m in _messages(e):
+            print(m, file=sys.stderr)
+        return 1

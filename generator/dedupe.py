@@ -1,0 +1,148 @@
+"""Stage 3, deduplicate: one paper per abstract, however often it was submitted.
+
+Exact duplicates share an id (same normalized text). Near duplicates (the same
+abstract re-wrapped, re-quoted, with a typo fixed or a sentence added) are found
+without comparing all pairs:
+
+1. each abstract becomes the set of its word 3-gram shingles, hashed with a
+   hash that does not depend on the process (so builds are reproducible);
+2. its sketch is the ``SKETCH`` smallest shingle hashes (bottom-k MinHash);
+   abstracts sharing a sketch value become candidate pairs through an index;
+3. candidates are verified on the full shingle sets.
+
+Work is near-linear in the number of abstracts: each is hashed once and only
+compared with the few that share a sketch value. Sketch values shared by very
+many abstracts (boilerplate such as "in this paper we") are skipped: a true
+duplicate shares most of its other sketch values too.
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+
+from .identify import normalize
+from .model import Link, Paper
+
+SHINGLE = 3
+SKETCH = 16
+MAX_BUCKET = 64
+# Thresholds checked against shared/corpora, where no two abstracts are one paper
+# (benchmarks/dedupe_thresholds.py prints the margins).
+MIN_CONTAINMENT = 0.8  # shared shingles / shingles of the shorter abstract
+MIN_JACCARD = 0.5  # shared shingles / all shingles (stops a short text matching inside a long one)
+
+_WORD = re.compile(r"\w+")
+
+
+class _Words:
+    """Deterministic word hashes, cached: abstracts share most of their vocabulary."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, int] = {}
+
+    def __call__(self, word: str) -> int:
+        h = self._cache.get(word)
+        if h is None:
+            h = self._cache[word] = zlib.crc32(word.encode("utf-8"))
+        return h
+
+
+def shingles(text: str, word_hash: _Words | None = None) -> frozenset[int]:
+    """Hashes of the word 3-grams of the normalized text."""
+    wh = word_hash or _Words()
+    words = [wh(w) for w in _WORD.findall(normalize(text))]
+    if len(words) < SHINGLE:
+        return frozenset([hash(tuple(words))])
+    # Tuples of ints hash the same in every process (no PYTHONHASHSEED salt).
+    return frozenset(hash(t) for t in zip(*(words[i:] for i in range(SHINGLE))))
+
+
+def similarity(a: frozenset[int], b: frozenset[int]) -> tuple[float, float]:
+    """(containment, Jaccard) of two shingle sets."""
+    shared = len(a & b)
+    return shared / min(len(a), len(b)), shared / (len(a) + len(b) - shared)
+
+
+def is_duplicate(a: frozenset[int], b: frozenset[int]) -> bool:
+    containment, jaccard = similarity(a, b)
+    return containment >= MIN_CONTAINMENT and jaccard >= MIN_JACCARD
+
+
+def candidate_pairs(sets: list[frozenset[int]]) -> set[tuple[int, int]]:
+    """Index pairs (i < j) that share at least one sketch value."""
+    buckets: dict[int, list[int]] = defaultdict(list)
+    for i, s in enumerate(sets):
+        for h in sorted(s)[:SKETCH]:
+            buckets[h].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in buckets.values():
+        if 1 < len(members) <= MAX_BUCKET:
+            for x, i in enumerate(members):
+                for j in members[x + 1 :]:
+                    pairs.add((i, j))
+    return pairs
+
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _union_links(variants: Iterable[Paper]) -> tuple[Link, ...]:
+    seen: dict[str, Link] = {}
+    for p in variants:
+        for link in p.links:
+            seen.setdefault(link.url, link)
+    return tuple(seen.values())
+
+
+def merge(variants: list[Paper]) -> Paper:
+    """One paper from the submitted variants of an abstract.
+
+    It lists every source, keeps the union of links, shows the most complete text
+    (most words; ties go to the first submitted) and keeps the smallest id, so
+    adding a variant rarely changes the paper's URL; the others become aliases.
+    """
+    sources = tuple(sorted({s for p in variants for s in p.sources}))
+    ordered = sorted(variants, key=lambda p: (p.sources[0]))
+    shown = max(ordered, key=lambda p: len(p.text.split()))
+    first = min(ordered, key=lambda p: p.sources[0])
+    ids = sorted({p.id for p in variants} | {a for p in variants for a in p.aliases})
+    return replace(
+        shown,
+        id=ids[0],
+        aliases=tuple(ids[1:]),
+        sources=sources,
+        venue=first.venue,
+        year=first.year,
+        links=_union_links(ordered),
+    )
+
+
+def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
+    """Merge exact and near duplicates; every source ends up in exactly one paper."""
+    by_id: dict[str, list[Paper]] = defaultdict(list)
+    for p in papers:
+        by_id[p.id].append(p)
+    ids = sorted(by_id)
+    exact = [merge(by_id[i]) for i in ids]
+
+    word_hash = _Words()
+    sets = [shingles(p.text, word_hash) for p in exact]
+    parent = list(range(len(exact)))
+    for i, j in sorted(candidate_pairs(sets)):
+        if is_duplicate(sets[i], sets[j]):
+            ri, rj = _find(parent, i), _find(parent, j)
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
+
+    groups: dict[int, list[Paper]] = defaultdict(list)
+    for i, p in enumerate(exact):
+        groups[_find(parent, i)].append(p)
+    merged = [merge(g) if len(g) > 1 else g[0] for g in groups.values()]
+    return sorted(merged, key=lambda p: p.id)

@@ -1,0 +1,139 @@
+"""Stage 1, parse: seed file bytes in, one :class:`Paper` per abstract out.
+
+The seed format (README, "Seed files"): UTF-8 (a BOM is fine), LF or CRLF line
+ends; a header line ``<Venue> <Year> Papers``; then abstracts separated by blank
+lines, each paragraph one abstract however it is wrapped.
+
+Parsing is pure: :func:`parse_seed` takes the file's bytes and the path to name
+in messages. It collects every problem of the file before raising.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import GeneratorError, SeedError, raise_all
+from .identify import paper_id
+from .model import Paper, Source
+
+HEADER = re.compile(r"^(?P<venue>[^\s\d][^\t]*?|\d\w*)\s+(?P<year>\d{4})\s+Papers\s*$")
+MIN_WORDS = 20
+MAX_HEADER_CHARS = 80
+
+# Invisible characters that can reorder or hide text (bidi controls, zero-width
+# marks). They carry no content in an abstract, so they are removed, never shown.
+INVISIBLE = dict.fromkeys(
+    [0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x061C, 0x180E]
+    + list(range(0x202A, 0x202F))
+    + list(range(0x2066, 0x206A))
+)
+
+
+def _control_chars(line: str) -> list[tuple[int, str]]:
+    """(column, character) of control characters (other than tab): no place in a text file.
+
+    Text copied from PDFs often carries them invisibly (U+0002 for a soft hyphen);
+    they would corrupt search and titles, so the contributor is asked to remove them.
+    """
+    return [(col, c) for col, c in enumerate(line, start=1) if c != "\t" and unicodedata.category(c) == "Cc"]
+
+
+def decode(data: bytes, path: str) -> str:
+    """Bytes to text, naming the line of the first byte that is not UTF-8."""
+    if not data.strip():
+        raise SeedError("the file is empty; a seed starts with a header line such as 'ICML 2026 Papers'", path, 1)
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise SeedError("this is a binary file (it contains NUL bytes), not a text seed", path, line)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise SeedError(
+            f"byte 0x{data[e.start]:02x} is not UTF-8; save the file as UTF-8", path, line
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_header(line: str, path: str) -> tuple[str, int]:
+    """``'ICML 2026 Papers'`` -> ``('ICML', 2026)``."""
+    m = HEADER.match(line.strip())
+    if not m or len(line) > MAX_HEADER_CHARS:
+        shown = line if len(line) <= 60 else line[:57] + "..."
+        raise SeedError(
+            f"the first line must be '<Venue> <Year> Papers', e.g. 'ICML 2026 Papers'; found {shown!r}",
+            path,
+            1,
+        )
+    year = int(m["year"])
+    if not 1900 <= year <= 2100:
+        raise SeedError(f"the header's year {year} is not a plausible publication year", path, 1)
+    return m["venue"].strip(), year
+
+
+def paragraphs(lines: list[str], first_line: int = 1) -> list[tuple[int, list[str]]]:
+    """Group lines into paragraphs separated by blank lines: (line number, lines)."""
+    out: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for number, line in enumerate(lines, start=first_line):
+        if line.strip():
+            if not current:
+                start = number
+            current.append(line)
+        elif current:
+            out.append((start, current))
+            current = []
+    if current:
+        out.append((start, current))
+    return out
+
+
+def parse_seed(data: bytes, path: str) -> list[Paper]:
+    """All abstracts of one seed file, as papers with one source each.
+
+    Raises :class:`SeedError` (or an :class:`ErrorList` of them) naming ``path``
+    and the line of every problem found.
+    """
+    text = decode(data, path)
+    lines = text.split("\n")
+    errors: list[GeneratorError] = []
+    for number, line in enumerate(lines, start=1):
+        bad = _control_chars(line)
+        if bad:
+            where = ", ".join(f"U+{ord(c):04X} at column {col}" for col, c in bad[:5])
+            more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+            errors.append(
+                SeedError(f"invisible control character {where}{more}: remove it (it is not text)", path, number)
+            )
+    if errors:
+        raise_all(errors)
+
+    try:
+        venue, year = parse_header(lines[0], path)
+    except SeedError as e:
+        errors.append(e)
+        venue, year = "", 0
+    papers: list[Paper] = []
+    for start, para in paragraphs(lines[1:], first_line=2):
+        abstract = " ".join(" ".join(l.split()) for l in para).translate(INVISIBLE).strip()
+        words = len(abstract.split())
+        if words < MIN_WORDS:
+            shown = abstract if len(abstract) <= 50 else abstract[:47] + "..."
+            errors.append(
+                SeedError(
+                    f"this paragraph has {words} word(s), too short to be an abstract "
+                    f"(at least {MIN_WORDS}): {shown!r}",
+                    path,
+                    start,
+                )
+            )
+            continue
+        src = Source(file=path, line=start, venue=venue, year=year)
+        papers.append(Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year, sources=(src,)))
+    if not papers and not errors:
+        errors.append(SeedError("the header is followed by no abstracts", path, 1))
+    raise_all(errors)
+    return papers

@@ -1,0 +1,220 @@
+"""Stage 7, render: the digest as Markdown pages with YAML front matter, and papers.json.
+
+Pure: :func:`render_site` returns ``{relative path: content}`` for every generated
+file; :mod:`generator.write` puts them on disk. Paper pages are laid out by the
+``paper.html`` template in ``overrides/``; the Markdown here carries the abstract
+(made safe by :func:`generator.clean.to_markdown`) and the front matter the rest.
+"""
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable
+
+import yaml
+from slugify import slugify
+
+from .clean import escape_markdown, first_sentence, to_markdown
+from .model import Digest, Paper, Topic
+
+try:  # libyaml's emitter is about four times faster; PyYAML wheels ship it
+    from yaml import CSafeDumper as _Dumper
+except ImportError:  # pragma: no cover
+    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+
+GENERATED_DIRS = ("papers", "topics", "venues")
+GENERATED_FILES = ("index.md", "list.md", "papers.json")
+NOT_INDEXED = {"search": {"exclude": True}}
+
+
+def front_matter(meta: dict) -> str:
+    """A YAML front matter block; the YAML library quotes whatever the values hold."""
+    body = yaml.dump(meta, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6)
+    return f"---\n{body}---\n"
+
+
+def paper_path(p: Paper) -> str:
+    return f"papers/{p.id}.md"
+
+
+def paper_url(p: Paper) -> str:
+    """The page's path relative to the site root (directory URLs)."""
+    return f"papers/{p.id}/"
+
+
+def venue_slug(venue: str, year: int) -> str:
+    return slugify(f"{venue} {year}")
+
+
+def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:
+    return {t.name: t.slug for t in topics}
+
+
+def render_paper(p: Paper, slugs: dict[str, str]) -> str:
+    meta = {
+        # Material writes page.meta.title into <title> and the header unescaped,
+        # so the title is stored HTML-escaped (papers.json has it plain).
+        "title": html.escape(p.title),
+        "id": p.id,
+        "venue": p.venue,
+        "year": p.year,
+        "venue_slug": venue_slug(p.venue, p.year),
+        "tags": list(p.tags),
+        "topics": [{"name": t, "slug": slugs[t]} for t in p.tags if t in slugs],
+        "links": [{"url": l.url, "kind": l.kind} for l in p.links],
+        "sources": [{"file": s.file, "line": s.line} for s in p.sources],
+        "template": "paper.html",
+        "search": {"boost": 2},
+    }
+    if p.note:
+        meta["note"] = p.note
+    if p.featured:
+        meta["featured"] = True
+    meta["description"] = first_sentence(p.text, 160)
+    return front_matter(meta) + "\n" + to_markdown(p.text) + "\n"
+
+
+def _entry(p: Paper, prefix: str, detail: str = "") -> str:
+    """A list item linking to a paper, with its venue and first sentence."""
+    line = f"- [{escape_markdown(p.title)}]({prefix}{paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
+    if detail:
+        line += f" · {detail}"
+    return line + f"  \n  {to_markdown(first_sentence(p.text))}"
+
+
+def _by_title(papers: Iterable[Paper]) -> list[Paper]:
+    return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def render_topic(topic: Topic, papers: list[Paper]) -> str:
+    head = front_matter({"title": html.escape(topic.name), **NOT_INDEXED})
+    lines = [f"# {escape_markdown(topic.name)}", "", escape_markdown(topic.description), "", f"**{_count(len(papers), 'paper')}**", ""]
+    lines += [_entry(p, "../") for p in _by_title(papers)]
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str:
+    head = front_matter({"title": "Topics", **NOT_INDEXED})
+    lines = ["# Topics", "", "| Topic | Papers | What it covers |", "| --- | ---: | --- |"]
+    for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, [])), t.name)):
+        n = len(by_topic.get(t.name, []))
+        lines.append(f"| [{escape_markdown(t.name)}]({t.slug}.md) | {n} | {escape_markdown(t.description)} |")
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_venue(venue: str, year: int, papers: list[Paper]) -> str:
+    name = f"{venue} {year}"
+    head = front_matter({"title": html.escape(name), **NOT_INDEXED})
+    lines = [f"# {escape_markdown(name)}", "", f"**{_count(len(papers), 'paper')}**", ""]
+    lines += [_entry(p, "../") for p in _by_title(papers)]
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
+    head = front_matter({"title": "Venues", **NOT_INDEXED})
+    lines = ["# Venues", "", "| Venue | Papers |", "| --- | ---: |"]
+    for (venue, year), papers in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold())):
+        lines.append(f"| [{escape_markdown(f'{venue} {year}')}]({venue_slug(venue, year)}.md) | {len(papers)} |")
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_list(papers: list[Paper]) -> str:
+    head = front_matter({"title": "All papers", **NOT_INDEXED})
+    merged = sum(p.merged for p in papers)
+    lines = [
+        "# All papers",
+        "",
+        f"Every paper of the digest once: **{_count(len(papers), 'paper')}**, "
+        f"after merging **{_count(merged, 'duplicate submission')}**.",
+        "",
+    ]
+    for p in _by_title(papers):
+        item = f"- [{escape_markdown(p.title)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
+        if p.merged:
+            where = ", ".join(escape_markdown(str(s)) for s in p.sources)
+            item += f" · merged from {len(p.sources)} submissions: {where}"
+        lines.append(item)
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int) -> str:
+    papers = digest.visible()
+    venues = {(p.venue, p.year) for p in papers}
+    merged = sum(p.merged for p in papers)
+    head = front_matter({"title": "Home", **NOT_INDEXED})
+    lines = [
+        "# ML Paper Digest",
+        "",
+        "A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
+        "seed files. Titles, topics and links are derived from each abstract; duplicates submitted in several files "
+        "are merged into one paper. Use the search box, or browse by [topic](topics/index.md), "
+        "[venue](venues/index.md) or the [list of all papers](list.md).",
+        "",
+        "| Papers | Venues | Topics | Seed files | Duplicates merged |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+        f"| {len(papers)} | {len(venues)} | {sum(1 for v in by_topic.values() if v)} | {seed_files} | {merged} |",
+        "",
+    ]
+    featured = [p for p in papers if p.featured]
+    if featured:
+        lines += ["## Featured", ""] + [_entry(p, "") for p in _by_title(featured)] + [""]
+    slugs = _topic_slugs(digest.topics)
+    largest = sorted(((len(v), k) for k, v in by_topic.items() if v), key=lambda x: (-x[0], x[1]))[:10]
+    lines += ["## Largest topics", ""]
+    lines += [f"- [{escape_markdown(name)}](topics/{slugs[name]}.md) · {n}" for n, name in largest if name in slugs]
+    lines += [
+        "",
+        "## Contribute",
+        "",
+        "Add a seed file of abstracts by pull request: a check lists what the digest will make of each abstract. "
+        "See [how to contribute](contribute.md).",
+    ]
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def paper_json(p: Paper) -> dict:
+    out = {
+        "id": p.id,
+        "title": p.title,
+        "venue": p.venue,
+        "year": p.year,
+        "tags": list(p.tags),
+        "url": paper_url(p),
+        "abstract": p.text,
+        "sources": [{"file": s.file, "line": s.line} for s in p.sources],
+        "links": [{"url": l.url, "kind": l.kind} for l in p.links],
+        "tag_evidence": {name: list(phrases) for name, phrases in p.tag_evidence},
+        "aliases": list(p.aliases),
+    }
+    if p.featured:
+        out["featured"] = True
+    if p.note:
+        out["note"] = p.note
+    return out
+
+
+def render_json(papers: list[Paper]) -> str:
+    return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
+
+
+def render_site(digest: Digest, seed_files: int) -> dict[str, str]:
+    """Every generated file of the site, by path relative to the docs folder."""
+    papers = digest.visible()
+    slugs = _topic_slugs(digest.topics)
+    by_topic = digest.by_topic()
+    files: dict[str, str] = {paper_path(p): render_paper(p, slugs) for p in papers}
+    for t in digest.topics:
+        files[f"topics/{t.slug}.md"] = render_topic(t, by_topic.get(t.name, []))
+    files["topics/index.md"] = render_topics_index(digest, by_topic)
+    by_venue = digest.by_venue()
+    for (venue, year), vp in by_venue.items():
+        files[f"venues/{venue_slug(venue, year)}.md"] = render_venue(venue, year, vp)
+    files["venues/index.md"] = render_venues_index(by_venue)
+    files["list.md"] = render_list(papers)
+    files["index.md"] = render_home(digest, by_topic, seed_files)
+    files["papers.json"] = render_json(papers)
+    return files

@@ -1,0 +1,104 @@
+"""What ``python -m generator validate`` reports: the digest's view of new seed files.
+
+Pure: takes the papers already in the digest and the parsed papers of the files
+being checked, and returns one :class:`Verdict` per submitted abstract.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .build import derive
+from .clean import escape_markdown
+from .model import Digest, Paper, Source, Topic
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the digest makes of one submitted abstract."""
+
+    source: Source
+    paper: Paper  # the paper it ends up in (merged with whatever it duplicates)
+    status: str  # "new", "duplicate" (of a paper in the digest), "repeat" (earlier in the checked files)
+    duplicate_of: Source | None = None
+
+
+def check(existing: Sequence[Paper], submitted: Sequence[Paper], topics: Sequence[Topic]) -> tuple[Digest, list[Verdict]]:
+    """Verdicts for every submitted abstract, in file and line order."""
+    digest = derive([*existing, *submitted], topics)
+    new_sources = {s for p in submitted for s in p.sources}
+    verdicts: list[Verdict] = []
+    for paper in digest:
+        old = [s for s in paper.sources if s not in new_sources]
+        mine = [s for s in paper.sources if s in new_sources]
+        for i, src in enumerate(mine):
+            if old:
+                verdicts.append(Verdict(src, paper, "duplicate", old[0]))
+            elif i:
+                verdicts.append(Verdict(src, paper, "repeat", mine[0]))
+            else:
+                verdicts.append(Verdict(src, paper, "new"))
+    return digest, sorted(verdicts, key=lambda v: v.source)
+
+
+def _status_text(v: Verdict) -> str:
+    if v.status == "new":
+        return "new"
+    if v.status == "duplicate":
+        return f"duplicate of {v.paper.title!r} ({v.duplicate_of})"
+    return f"repeats the abstract at line {v.duplicate_of.line}"
+
+
+def report_text(verdicts: Sequence[Verdict]) -> str:
+    lines: list[str] = []
+    current = None
+    for v in verdicts:
+        if v.source.file != current:
+            current = v.source.file
+            n = sum(1 for x in verdicts if x.source.file == current)
+            lines.append(f"{current}: {n} abstract(s)")
+        lines.append(f"  line {v.source.line}: {_status_text(v)}")
+        if v.status == "new":
+            lines.append(f"    title: {v.paper.title}")
+            lines.append(f"    tags:  {', '.join(v.paper.tags)}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Table cell text that GitHub shows as itself."""
+    return escape_markdown(text).replace("\n", " ")
+
+
+def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
+    """The pull-request summary: one table per file."""
+    base = site_url.rstrip("/") + "/" if site_url else ""
+    out: list[str] = ["## Seed check", ""]
+    files = sorted({v.source.file for v in verdicts})
+    for f in files:
+        rows = [v for v in verdicts if v.source.file == f]
+        new = sum(1 for v in rows if v.status == "new")
+        out += [
+            f"### `{f}`",
+            "",
+            f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
+            "",
+            "| Line | Title | Tags | Status |",
+            "| ---: | --- | --- | --- |",
+        ]
+        for v in rows:
+            if v.status == "duplicate":
+                target = f"[{_cell(v.paper.title)}]({base}{'papers/' + v.paper.id + '/'})" if base else _cell(v.paper.title)
+                status = f"duplicate of {target} (`{v.duplicate_of}`)"
+            elif v.status == "repeat":
+                status = f"repeats line {v.duplicate_of.line} of this file"
+            else:
+                status = "new"
+            out.append(f"| {v.source.line} | {_cell(v.paper.title)} | {_cell(', '.join(v.paper.tags))} | {status} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def errors_markdown(messages: Sequence[str]) -> str:
+    out = ["## Seed check", "", "The seed files have problems; nothing was added:", ""]
+    out += [f"- `{m}`" for m in messages]
+    return "\n".join(out) + "\n"

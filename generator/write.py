@@ -1,0 +1,60 @@
+"""The output edge: put the rendered files into the docs folder.
+
+The generator owns ``docs/papers/``, ``docs/topics/``, ``docs/venues/`` and the
+files ``index.md``, ``list.md`` and ``papers.json`` at the top of ``docs/``; every
+other file there is hand-written and never touched. Everything is rendered in
+memory before this runs, so a build that fails writes nothing. Files whose
+content is unchanged are not rewritten (so ``mkdocs serve`` reloads only what
+changed); each write goes to a temporary file renamed over the old one, so a
+reader never sees half a page; stale generated files are deleted.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from .errors import BuildError
+from .render import GENERATED_DIRS, GENERATED_FILES
+
+log = logging.getLogger(__name__)
+
+
+def _owned(rel: str) -> bool:
+    return rel in GENERATED_FILES or rel.split("/", 1)[0] in GENERATED_DIRS
+
+
+def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:
+    """Write ``files`` under ``docs``; return (files written, stale files removed)."""
+    for rel in files:
+        if not _owned(rel):
+            raise BuildError(f"refusing to write {rel}: it is not a generated path", str(docs))
+    written = removed = 0
+    try:
+        for rel, content in sorted(files.items()):
+            path = docs / rel
+            data = content.encode("utf-8")
+            try:
+                if path.read_bytes() == data:
+                    continue
+            except FileNotFoundError:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+            written += 1
+        for d in GENERATED_DIRS:
+            root = docs / d
+            if not root.is_dir():
+                continue
+            for path in sorted(root.rglob("*"), reverse=True):
+                rel = path.relative_to(docs).as_posix()
+                if path.is_file() and rel not in files:
+                    path.unlink()
+                    removed += 1
+                elif path.is_dir() and not any(path.iterdir()):
+                    path.rmdir()
+    except OSError as e:
+        raise BuildError(f"cannot write the site: {e.strerror} ({e.filename})", str(docs)) from None
+    log.debug("wrote %d file(s), removed %d stale file(s) in %s", written, removed, docs)
+    return written, removed
