@@ -1,0 +1,731 @@
+"""The title stage: a short, human-looking title for every abstract.
+
+Seeds hold abstracts only, so titles are derived. Real paper titles lead with the
+name of the contribution and say what it is ("KSTER: Recovering Edited Data ...");
+when an abstract names its method we do the same, otherwise we state the paper's
+subject as a noun phrase. The word lists steering this live in ``title_words.yml``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+
+from generator.model import Paper
+
+MAX_LENGTH = 90
+
+
+def _load_words() -> dict[str, frozenset[str]]:
+    data = yaml.safe_load((Path(__file__).with_name("title_words.yml")).read_text(encoding="utf-8"))
+    words = {}
+    for key, value in data.items():
+        if isinstance(value, list):
+            # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file.
+            if not all(isinstance(w, str) for w in value):
+                raise ValueError(f"title_words.yml: {key}: quote non-string entries {value!r}")
+            words[key] = frozenset(value)
+    words["latex_symbols"] = data["latex_symbols"]  # type: ignore[assignment]
+    return words
+
+
+_W = _load_words()
+_STOP = _W["stop_words"] | _W["small_words"]
+_SMALL = _W["small_words"]
+_CLAUSE = _W["clause_words"]
+_FILLER = _W["filler_adjectives"]
+_GENERIC = _W["generic_heads"]
+_COMMON_ACRONYMS = _W["common_acronyms"]
+_SUBORDINATORS = _W["subordinators"]
+_BACKGROUND_VERBS = _W["background_verbs"]
+_SYMBOLS: dict[str, str] = _W["latex_symbols"]  # type: ignore[assignment]
+_PREPOSITIONS = frozenset(
+    "for of in on with via from under over across through into toward towards without within "
+    "between among against beyond using by to at as".split()
+)
+# Past participles that keep a descriptive phrase going ("a mechanism inspired by ...").
+_CONTINUING_PARTICIPLES = frozenset(
+    "inspired based built guided driven grounded conditioned tailored informed augmented "
+    "aware using followed".split()
+)
+_ADJECTIVE_END = re.compile(r"(?:al|ic|ive|ous|ful|less|able|ible|ant|ent|ary|ed|only|free|agnostic|aware|weight|level|scale|wise)$")
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+_URL = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:github\.io|com|org)\S*", re.I)
+_TEX_ESCAPE = re.compile(r"\\([%&#_$])")
+_TEX_WRAP = re.compile(r"\\[A-Za-z]+\*?\s*\{([^{}]*)\}")
+_TEX_MACRO = re.compile(r"\\([A-Za-z]+|[,;:! ])\s*")
+_TEX_LEFTOVER = re.compile(r"[{}$^]|(?<=\w)_(?=\w)")
+_TEX_BOLD = re.compile(r"\\textbf\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_MD_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_MD_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?![\w*])")
+_DASHES = re.compile(r"-{2,3}")
+_SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])|([(\[])\s+")
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘])")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|etc|cf|Fig|Figs|Eq|Eqs|Sec|approx|resp|incl|No|Dr|St)|\b[A-Z])\.$")
+_TOKEN = re.compile(r"[^\s,;:()\[\]]+|[,;:()\[\]]")
+_AVAILABILITY = re.compile(r"\b(?:" + _alternation(_W["availability_words"]) + r")\b", re.I)
+
+_ACTOR = r"(?:we|this\s+(?:paper|work|article|study|thesis|report|letter)|our\s+(?:work|paper|approach)|the\s+(?:paper|present\s+work))"
+_ADVERB = r"(?:\w+ly\s+|further\s+|also\s+|then\s+|here\s+|first\s+|thus\s+|therefore\s+)*"
+_CONTRIBUTION = re.compile(
+    rf"\b(?:{_ACTOR}\s+{_ADVERB}|and\s+)(?:{_alternation(_W['contribution_verbs'])})(?:s|es|d|ed)?\b", re.I
+)
+_SUBJECT = re.compile(
+    rf"\b{_ACTOR}\s+{_ADVERB}(?:{_alternation(_W['subject_verbs'])})(?:s|es|d|ed)?\b", re.I
+)
+_NAMING = re.compile(
+    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|our\s+\w+|the\s+\w+))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
+)
+_NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
+_CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
+_ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
+_WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
+_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
+_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such"})
+_FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
+_ODD_CAPS = re.compile(r"^[A-Z]{2}[a-z][^A-Z]*$")
+_PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
+_THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
+_ARTICLES = frozenset({"a", "an", "the"})
+_APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
+_LEAD_IN = re.compile(
+    r"^(?:(?:recent|rapid|significant|remarkable|great)\s+)?(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
+    re.I,
+)
+
+
+# --- cleaning -------------------------------------------------------------------------------
+
+def _strip_markup(text: str) -> str:
+    """Plain readable text: no URLs, LaTeX macros, ``$`` or Markdown emphasis."""
+    text = _URL.sub("", text)
+    if "\\" in text or "$" in text or "{" in text:
+        text = _TEX_ESCAPE.sub(lambda m: "\0" + m.group(1), text)
+        previous = None
+        while previous != text:
+            previous, text = text, _TEX_WRAP.sub(r"\1", text)
+        text = _TEX_MACRO.sub(lambda m: _SYMBOLS.get(m.group(1), ""), text)
+        text = _TEX_LEFTOVER.sub("", text).replace("\0", "")
+    if "*" in text or "__" in text:
+        text = _MD_BOLD.sub(lambda m: m.group(1) or m.group(2), text)
+        text = _MD_ITALIC.sub(r"\1", text).replace("*", "")
+    if "--" in text:
+        text = _DASHES.sub(lambda m: "—" if len(m.group(0)) == 3 else "–", text)
+    text = _SPACES.sub(" ", text).strip()
+    return _SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def _bold_spans(text: str) -> list[str]:
+    """What the author set in bold, cleaned: usually the name of the contribution."""
+    found = [m.group(1) for m in _TEX_BOLD.finditer(text)] if "\\textbf" in text else []
+    if "**" in text:
+        found += [m.group(1) for m in _MD_BOLD.finditer(text) if m.group(1)]
+    return [s for s in (_strip_markup(f) for f in found) if len(s) > 2 and len(s.split()) <= 6]
+
+
+def _sentences(text: str) -> list[str]:
+    parts = _SENTENCE_END.split(text)
+    out: list[str] = []
+    for part in parts:
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] += " " + part
+        else:
+            out.append(part)
+    return [s.rstrip(".! ") for s in out if not _AVAILABILITY.search(s) or len(s) > 160]
+
+
+# --- phrases --------------------------------------------------------------------------------
+
+def _tokens(sentence: str) -> list[str]:
+    return _TOKEN.findall(sentence)
+
+
+def _skip_parenthetical(tokens: list[str], i: int) -> int:
+    """Index after the bracketed group that starts at ``tokens[i]``."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j] in "([":
+            depth += 1
+        elif tokens[j] in ")]":
+            depth -= 1
+            if depth <= 0:
+                return j + 1
+    return len(tokens)
+
+
+def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, subject: bool = False) -> list[str]:
+    """The noun phrase starting at ``start``: up to a clause boundary, brackets dropped."""
+    out: list[str] = []
+    i = start
+    while i < len(tokens) and len(out) < limit:
+        tok = tokens[i]
+        low = tok.lower()
+        if tok in "([":
+            i = _skip_parenthetical(tokens, i)
+            continue
+        if tok == "," and out and not wh and i + 1 < len(tokens) and _ADJECTIVE_END.search(out[-1].lower()) \
+                and tokens[i + 1].islower() and tokens[i + 1] not in _CLAUSE and tokens[i + 1] not in _ARTICLES:
+            out.append(tok)  # "a downstream-agnostic, label-only method": the phrase goes on
+            i += 1
+            continue
+        if tok in ",;:)]" or tok in ("–", "—", "-"):
+            break
+        if out and not wh:
+            if low in _CONTINUING_PARTICIPLES:
+                out.append(tok)
+                if i + 1 < len(tokens) and tokens[i + 1].lower() in _PREPOSITIONS:
+                    out.append(tokens[i + 1])
+                    i += 1
+                i += 1
+                continue
+            if low in _CLAUSE or low in _BACKGROUND_VERBS:
+                break
+            if subject and _PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
+                    and low not in _PREPOSITIONS and low not in ("and", "or"):
+                break  # "Deep research agents extend ...": a verb after a plural subject
+        elif wh and out and low in ("we", "our", "by", "thereby", "which", "where", "while"):
+            break
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _trim(words: list[str]) -> list[str]:
+    """Drop words a title may not end with."""
+    while words and (words[-1].lower().rstrip(".") in _STOP or words[-1].lower() in _CONTINUING_PARTICIPLES
+                     or words[-1].endswith(("-", "–"))
+                     or not any(c.isalnum() for c in words[-1])):
+        words = words[:-1]
+    return words
+
+
+def _drop_fillers(words: list[str]) -> list[str]:
+    i = 0
+    while i < len(words) and (words[i].lower() in _FILLER or words[i] == ","):
+        i += 1
+    return words[i:]
+
+
+def _is_generic(words: list[str]) -> bool:
+    """True for phrases like "framework" or "learning-based method" that say nothing alone."""
+    if not words:
+        return True
+    if any(w.lower() in _PREPOSITIONS for w in words):
+        return False
+    return words[-1].lower() in _GENERIC and len(words) <= 2
+
+
+def _gerund(verb: str) -> str:
+    v = verb.lower()
+    if v.endswith("ing"):
+        return v
+    if v.endswith("ie"):
+        return v[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return v[:-1] + "ing"
+    if len(v) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", v):
+        return v + v[-1] + "ing"
+    return v + "ing"
+
+
+def _is_nameish(word: str) -> bool:
+    bare = word.strip("\"'“”‘’")
+    return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
+
+
+# --- acronyms -------------------------------------------------------------------------------
+
+def _initials(word: str) -> str:
+    out = [word[0]]
+    for prev, ch in zip(word, word[1:]):
+        if ch.isupper() or ch.isdigit() or prev in "-/–":
+            out.append(ch)
+    return "".join(out).lower()
+
+
+def _is_subsequence(needle: str, hay: str) -> bool:
+    it = iter(hay)
+    return all(c in it for c in needle)
+
+
+def _long_form(words: list[str], acronym: str) -> tuple[int, int]:
+    """(k, n): the n words from ``words[-k]`` on spell out ``(acronym)``; (0, 0) if none do."""
+    letters = "".join(c for c in acronym if c.isalnum()).lower()
+    if acronym.endswith("s") and acronym[:-1].upper() == acronym[:-1]:
+        letters = letters[:-1]
+    if not letters:
+        return 0, 0
+    usable = 0
+    for w in reversed(words):
+        if w in ",;:()[]" or (w.lower() in _ARTICLES) or w.lower() in ("we", "our", "is", "are"):
+            break
+        usable += 1
+        if usable >= 10:
+            break
+    tail = words[len(words) - usable:]
+    for strict in (True, False):
+        for k in range(1, usable + 1):
+            cand = tail[-k:]
+            if cand[0][0].lower() != letters[0] or cand[0].lower() in _SMALL:
+                continue
+            hay = "".join(_initials(w) for w in cand if w.lower() not in _SMALL) if strict else "".join(cand).lower()
+            if _is_subsequence(letters, hay):
+                # "Robust Unlearning under Leak@k metric (RULE)": the trailing "metric" is not part of it
+                n = k
+                while strict and n > 1 and _is_subsequence(letters, "".join(_initials(w) for w in cand[:n - 1] if w.lower() not in _SMALL)):
+                    n -= 1
+                return k, n
+    return 0, 0
+
+
+def _definitions(tokens: list[str]) -> dict[int, tuple[int, int, str]]:
+    """Each ``Long Form (ACR)`` in tokens: index of "(" -> (start, end of the long form, ACR)."""
+    out = {}
+    for i, tok in enumerate(tokens):
+        if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _ACRONYM.match(tokens[i + 1]):
+            before = tokens[:i]
+            k, n = _long_form(before, tokens[i + 1])
+            if n >= 2 or (n == 1 and "-" in before[-k]):
+                out[i] = (i - k, i - k + n, tokens[i + 1])
+    return out
+
+
+def _abbreviate(tokens: list[str], head: int = 0) -> list[str]:
+    """Replace long forms of three or more words by their acronym, as titles do ("MDPs").
+
+    The long form at the head of the phrase (from ``head``) is what the title is about
+    and stays spelled out; only its parenthesis goes.
+    """
+    defs = _definitions(tokens)
+    if not defs:
+        return tokens
+    out = list(tokens)
+    for i in sorted(defs, reverse=True):
+        start, end, acr = defs[i]
+        if start <= head + 1 or end - start < 3:
+            continue
+        out[start:i + 3] = [acr]
+    return out
+
+
+# --- the analysis of one abstract -----------------------------------------------------------
+
+@dataclasses.dataclass
+class _Contribution:
+    name: str = ""
+    long: list[str] = dataclasses.field(default_factory=list)
+    desc: list[str] = dataclasses.field(default_factory=list)
+    score: int = 0
+
+
+def _appositive(tokens: list[str], i: int) -> list[str]:
+    """The phrase of ``NAME, a DESC`` / ``NAME: a DESC`` / ``NAME - a DESC`` starting at ``i``."""
+    if i < len(tokens) and tokens[i] == "(":
+        i = _skip_parenthetical(tokens, i)
+    if i + 1 < len(tokens) and tokens[i] in _APPOSITIVE_INTRO:
+        j = i + 1
+        if tokens[j].lower() in ("which", "that") and j + 2 < len(tokens) and tokens[j + 1].lower() in ("is", "are"):
+            j += 2
+        if tokens[j].lower() in _ARTICLES or tokens[i] != ",":
+            return _drop_fillers(_phrase(tokens, j))
+    if i < len(tokens) and tokens[i].lower() in ("for", "to") and tokens[i].lower() == "for":
+        return _phrase(tokens, i)
+    return []
+
+
+def _name_span(tokens: list[str], i: int) -> int:
+    """End of a multi-word capitalised name starting at ``i`` ("Common Objects in 3D")."""
+    j = i + 1
+    while j < len(tokens) and len(tokens) and j - i < 6:
+        tok = tokens[j]
+        if _CAPITALISED.match(tok) and tok.lower() not in _CLAUSE:
+            j += 1
+        elif tok.lower() in ("of", "in", "for", "and", "the", "-") and j + 1 < len(tokens) and _CAPITALISED.match(tokens[j + 1]):
+            j += 2
+        else:
+            break
+    return j
+
+
+def _desc_clause(tokens: list[str], i: int) -> list[str]:
+    """``that monitors and mitigates X`` at ``i`` as ``for Monitoring and Mitigating X``."""
+    if i + 1 < len(tokens) and tokens[i].lower() in ("that", "which"):
+        j = i + 1
+        while j < len(tokens) and tokens[j].endswith("ly"):
+            j += 1
+        words: list[str] = []
+        while j < len(tokens) and _THIRD_PERSON.match(tokens[j]) and tokens[j] not in _BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
+            words.append(_gerund(_stem(tokens[j])))
+            if j + 2 < len(tokens) and tokens[j + 1] == "and" and _THIRD_PERSON.match(tokens[j + 2]):
+                words.append("and")
+                j += 2
+                continue
+            obj = _phrase(tokens, j + 1, limit=10)
+            return ["for"] + words + obj if obj else []
+    return []
+
+
+def _stem(verb: str) -> str:
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
+    """A description phrase, with a following "that VERBs ..." clause when it has no preposition."""
+    if phrase and not any(w.lower() in _PREPOSITIONS for w in phrase):
+        j = i + len(phrase)
+        while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 4:
+            j += 1
+        return phrase + _desc_clause(tokens, j)
+    return phrase
+
+
+def _appositive(tokens: list[str], i: int) -> list[str]:
+    """The phrase of ``NAME, a DESC`` / ``NAME: a DESC`` / ``NAME - a DESC`` starting at ``i``."""
+    if i < len(tokens) and tokens[i] == "(":
+        i = _skip_parenthetical(tokens, i)
+    if i + 1 < len(tokens) and tokens[i] in _APPOSITIVE_INTRO:
+        j = i + 1
+        if tokens[j].lower() in ("which", "that") and j + 2 < len(tokens) and tokens[j + 1].lower() in ("is", "are"):
+            j += 2
+        elif tokens[j].lower() in ("which", "that"):
+            clause = _desc_clause(tokens, j)
+            return clause[1:] if clause else []
+        if tokens[j].lower() in _ARTICLES or tokens[i] != ",":
+            while j < len(tokens) and tokens[j].lower() in _ARTICLES:
+                j += 1
+            phrase = _phrase(tokens, j)
+            return _drop_fillers(_described(tokens, j, phrase))
+    if i < len(tokens) and tokens[i].lower() == "for":
+        return _phrase(tokens, i)
+    return []
+
+
+def _expansion(tokens: list[str], i: int) -> list[str]:
+    """``NAME (Bayesian Cognitive Integration)``: a spelled-out name in brackets at ``i``."""
+    if i < len(tokens) and tokens[i] == "(":
+        end = _skip_parenthetical(tokens, i)
+        inner = tokens[i + 1:end - 1]
+        if len(inner) >= 2 and all(_CAPITALISED.match(w) or w.lower() in _SMALL for w in inner):
+            return inner
+    return []
+
+
+def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[int, tuple[int, int, str]]) -> _Contribution | None:
+    """The named contribution in the object of "we propose ..." (tokens from ``start``)."""
+    long_at = {d[0]: (i, d) for i, d in defs.items() if d[0] >= start}
+    pre: list[str] = []
+    i = start
+    end = min(len(tokens), start + 24)
+    while i < end:
+        tok = tokens[i]
+        low = tok.lower()
+        if i in long_at:
+            paren, (first, last, acr) = long_at[i]
+            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
+                return _Contribution(acr, tokens[first:last], desc, 4)
+        if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _is_nameish(tokens[i + 1]) and pre:
+            desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"]]
+            return _Contribution(tokens[i + 1], [], _described(tokens, i + 3, desc) if desc else [], 4)
+        if tok in "([":
+            i = _skip_parenthetical(tokens, i)
+            continue
+        if tok == ";" or (low in ("that", "which", "to") and pre):
+            break
+        for b in bold:
+            n = len(b.split())
+            if " ".join(tokens[i:i + n]) == b and (n > 1 or _is_nameish(b)):
+                after = _appositive(tokens, i + n)
+                return _Contribution(b, _expansion(tokens, i + n), after or _drop_fillers(pre), 5)
+        if _is_nameish(tok):
+            plain = [w for w in pre if w.lower() not in _ARTICLES]
+            introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
+                or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
+            if not introduced:
+                return None
+            stop = i + 1
+            name = tok.strip("\"'“”‘’")
+            long = _expansion(tokens, stop)
+            pre_desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
+            after = _appositive(tokens, stop)
+            if pre_desc and not _is_generic(pre_desc) and not (after and tokens[stop] in ",:-–—" and tokens[stop + 1].lower() in _ARTICLES):
+                desc = pre_desc  # "a multi-label recognition framework, termed PIAA, which ..."
+            else:
+                desc = after or (_described(tokens, stop, pre_desc) if pre_desc else [])
+            return _Contribution(name, long, desc, 4)
+        pre.append(tok)
+        i += 1
+    return None
+
+
+def _topic(sentences: list[str]) -> list[str]:
+    """The subject of the first sentence that has one: what the paper is about."""
+    for sentence in sentences[:3]:
+        tokens = _tokens(sentence)
+        start = 0
+        if tokens and tokens[0].lower() in _SUBORDINATORS:
+            if "," not in tokens:
+                continue
+            start = tokens.index(",") + 1
+            if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
+                setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
+                if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
+                    return setting
+        if start < len(tokens) and (tokens[start].lower() in _ANAPHORA | _WEAK_START | {"here", "there", "recently"}):
+            continue
+        tokens = _abbreviate(tokens, start)
+        words = _phrase(tokens, start, limit=9, subject=True)
+        text = _LEAD_IN.sub("", " ".join(words))
+        words = [w for w in text.split() if w]
+        while words and words[0].lower() in _ARTICLES:
+            words = words[1:]
+        words = _trim(words)
+        if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
+            return words
+    return []
+
+
+def _question(sentences: list[str]) -> list[str]:
+    """An opening question makes a fine title ("When Does Learning Elicit ...?")."""
+    if sentences and sentences[0].endswith("?") or (sentences and "?" in sentences[0][-2:]):
+        words = [w for w in sentences[0].split() if not (w.endswith("ly") and w.islower())]
+        if len(" ".join(words)) <= MAX_LENGTH:
+            return words
+    return []
+
+
+def _analyse(text: str) -> tuple[_Contribution | None, list[str], list[str]]:
+    """(named contribution, subject phrase, topic phrase) of one abstract."""
+    bold = _bold_spans(text)
+    sentences = _sentences(_strip_markup(text))
+    best: _Contribution | None = None
+    subject: list[str] = []
+    unnamed: list[str] = []
+    for sentence in sentences:
+        tokens = _tokens(sentence)
+        defs = _definitions(tokens)
+        m = _CONTRIBUTION.search(sentence)
+        if m:
+            start = len(_tokens(sentence[: m.end()]))
+            found = _contribution_in(tokens, start, bold, defs)
+            if found and (best is None or found.score > best.score):
+                best = found
+            if not unnamed and not found:
+                unnamed = _unnamed(tokens, start)
+        n = _NAMING.search(sentence)
+        if n and (best is None or best.score < 4):
+            start = len(_tokens(sentence[: n.end()]))
+            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
+                stop = _name_span(tokens, start)
+                name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                    before = tokens[: start - 1]
+                    while before and before[-1] in (",", "is", "are"):
+                        before = before[:-1]
+                    j = len(before)
+                    while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
+                        j -= 1
+                    pre = _drop_fillers(before[j:])
+                    desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
+                    long: list[str] = []
+                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")":
+                        long, name = tokens[start:stop], tokens[stop + 1]
+                    best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
+        if not subject:
+            s = _FRAME.search(sentence) or _SUBJECT.search(sentence)
+            if s:
+                subject = _subject(_abbreviate(_tokens(sentence[s.end():])))
+                if subject and subject[0].lower() in _ANAPHORA:
+                    subject = []
+    if best is None and bold:
+        for b in bold:
+            if _is_nameish(b.split()[0]) or len(b.split()) > 1:
+                best = _Contribution(b, [], [], 2)
+                break
+    topic = _topic(sentences)
+    if not subject and not unnamed:
+        subject = _question(sentences)
+    return best, subject or unnamed, topic
+
+
+def _subject(tokens: list[str]) -> list[str]:
+    """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
+    i = 0
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "question", "task", "of", "on", "in"}:
+        i += 1
+    if i < len(tokens) and tokens[i].lower() in _WH_START:
+        return _trim(_phrase(tokens, i, limit=14, wh=True))
+    words = _drop_fillers(_phrase(tokens, i))
+    return _trim(words)
+
+
+def _unnamed(tokens: list[str], start: int) -> list[str]:
+    """The object of "we propose ..." when nothing in it is named."""
+    if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
+        words = _phrase(tokens, start + 2)
+        return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
+    i = start
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+        i += 1
+    return _trim(_drop_fillers(_phrase(tokens, i)))
+
+
+# --- composing ------------------------------------------------------------------------------
+
+def _fit(words: list[str], budget: int) -> list[str]:
+    """The longest prefix within ``budget`` characters, preferably ending before a preposition."""
+    words = _trim(words)
+    if len(" ".join(words)) <= budget:
+        return words
+    best: list[str] = []
+    before_and: list[str] = []
+    for k in range(len(words) - 1, 0, -1):
+        prefix = words[:k]
+        if len(" ".join(prefix)) > budget:
+            continue
+        if not best:
+            best = _trim(prefix)
+        low = words[k].lower()
+        if low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while"):
+            candidate = _trim(prefix)
+            if len(candidate) >= max(2, len(best) // 2):
+                return candidate
+        elif low in ("and", "or") and not before_and:
+            before_and = _trim(prefix)
+    return before_and if len(before_and) >= max(2, len(best) // 2) else best
+
+
+def _case(word: str, first: bool) -> str:
+    parts = re.split(r"(?<=[-–])", word)
+    out = []
+    for j, part in enumerate(parts):
+        low = part.lower()
+        if _ODD_CAPS.match(part) and not part.isupper():
+            out.append(part[0] + part[1:].lower())  # "LEak@k" -> "Leak@k"
+        elif any(c.isupper() for c in part):
+            out.append(part)
+        elif low.rstrip("-–") in _SMALL and not (first and j == 0):
+            out.append(low)
+        else:
+            out.append(part[:1].upper() + part[1:])
+    return "".join(out)
+
+
+def _title_case(words: list[str]) -> str:
+    out: list[str] = []
+    for i, w in enumerate(words):
+        out.append(_case(w, i == 0 or out[-1].endswith(":")))
+    return _SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), " ".join(out))
+
+
+def _balanced(words: list[str]) -> list[str]:
+    text = " ".join(words)
+    for o, c in ("()", "[]"):
+        if text.count(o) != text.count(c):
+            words = [w.replace(o, "").replace(c, "") for w in words]
+    return [w.strip("\"“”") for w in words if w.strip("\"“”")]
+
+
+def _compose(name: str, tail: list[str]) -> str:
+    tail = _balanced(tail)
+    if not name:
+        return _title_case(_fit(tail, MAX_LENGTH))
+    head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))
+    rest = _fit(tail, MAX_LENGTH - len(head) - 2)
+    if not rest:
+        return _title_case(head.split())
+    return _title_case((head + ":").split() + rest)
+
+
+def _overlaps(a: list[str], b: list[str]) -> bool:
+    content = {w.lower() for w in a if w.lower() not in _STOP}
+    return bool(content & {w.lower() for w in b if w.lower() not in _STOP})
+
+
+def _candidates(text: str) -> list[str]:
+    """Titles for one abstract, best first; later ones serve to break clashes."""
+    found, subject, topic = _analyse(text)
+    out: list[str] = []
+    if found:
+        desc = _trim(found.desc)
+        if found.long:
+            body = list(found.long)
+            prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
+            if prep is not None and len(body) <= 5:
+                body += desc[prep:]
+            elif topic and not _overlaps(body, topic):
+                body += ["for"] + topic
+            out.append(_compose(found.name, body))
+        elif desc and not _is_generic(desc):
+            out.append(_compose(found.name, desc))
+        elif subject and not _is_generic(subject):
+            out.append(_compose(found.name, subject))
+        elif desc and topic:
+            out.append(_compose(found.name, desc + ["for"] + topic))
+        elif subject:
+            out.append(_compose(found.name, subject))
+        elif topic:
+            out.append(_compose(found.name, topic))
+        else:
+            out.append(_compose(found.name, []))
+        if topic and not (found.long and _overlaps(found.long, topic)):
+            out.append(_compose(found.name, (found.long or desc) + ["for"] + topic))
+    if subject and not _is_generic(subject):
+        out.append(_compose("", subject))
+    elif subject and topic:
+        out.append(_compose("", subject + ["for"] + topic))
+    if topic:
+        out.append(_compose("", topic))
+    if not out:
+        first = _sentences(_strip_markup(text))
+        out.append(_compose("", first[0].split() if first else ["Untitled"]))
+    seen: set[str] = set()
+    return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
+
+
+def derive_title(text: str) -> str:
+    """A title for one abstract, at most ~90 characters."""
+    return _candidates(text)[0]
+
+
+def title_papers(papers: Iterable[Paper]) -> list[Paper]:
+    """Set ``title`` on every paper without a curated one; titles are unique within the digest.
+
+    Papers are handled in id order, so the same seeds always give the same titles. A title
+    already taken gets a qualifier from the paper's own abstract, else its venue and year,
+    and only as a last resort a number.
+    """
+    ordered = sorted(papers, key=lambda p: p.id)
+    taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
+    out: list[Paper] = []
+    for paper in ordered:
+        if "title" in paper.curated:
+            out.append(paper)
+            continue
+        options = _candidates(paper.text)
+        venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
+        if venue:
+            options.append(f"{options[0]} ({venue})")
+        title = next((t for t in options if t.lower() not in taken), "")
+        n = 2
+        while not title:
+            candidate = f"{options[0]} ({n})"
+            title = candidate if candidate.lower() not in taken else ""
+            n += 1
+        taken.add(title.lower())
+        out.append(dataclasses.replace(paper, title=title))
+    return out
