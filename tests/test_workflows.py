@@ -1,0 +1,235 @@
+"""The GitHub Actions workflows: linted, least-privileged, pinned, and their commands run here.
+
+The workflows only call commands that also work on a laptop (``make`` targets and
+``.github/scripts/``), so these tests run those same commands rather than trusting
+that a YAML file nobody executes locally still works.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.build import derive
+from generator.parse import parse_seed
+from generator.tag import load_taxonomy
+
+ROOT = Path(__file__).parent.parent
+WORKFLOWS = ROOT / ".github" / "workflows"
+DEPLOY = WORKFLOWS / "deploy.yml"
+PR = WORKFLOWS / "pr.yml"
+SUMMARY_STEP = "Validate the changed seed files"
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+
+
+def tool(name: str) -> str | None:
+    """A linter installed in the virtualenv running the tests, or on PATH."""
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.exists() else shutil.which(name)
+
+
+def workflow(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as the boolean true
+    data["on"] = data.pop(True, data.get("on"))
+    return data
+
+
+def steps(path: Path) -> list[tuple[str, dict]]:
+    """(job id, step) for every step of the workflow."""
+    return [(job_id, step) for job_id, job in workflow(path)["jobs"].items() for step in job["steps"]]
+
+
+def step_named(path: Path, name: str) -> dict:
+    return next(step for _, step in steps(path) if step.get("name") == name)
+
+
+# -- linters ---------------------------------------------------------------------------
+
+
+def test_actionlint_finds_nothing():
+    actionlint = tool("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint is not installed (pip install -r requirements.txt installs it)")
+    run = subprocess.run(
+        [actionlint, "-no-color", *sorted(str(p) for p in WORKFLOWS.glob("*.yml"))],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert (run.returncode, run.stdout + run.stderr) == (0, "")
+
+
+def test_zizmor_finds_nothing():
+    zizmor = tool("zizmor")
+    if zizmor is None:
+        pytest.skip("zizmor is not installed (pip install -r requirements.txt installs it)")
+    # --offline: the audits that ask GitHub's API cannot run here (and need a token)
+    run = subprocess.run(
+        [zizmor, "--offline", "--persona=pedantic", "--format=plain", str(WORKFLOWS)],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "No findings to report" in run.stdout
+
+
+# -- security properties ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
+def test_the_token_is_read_only_by_default(path):
+    assert workflow(path)["permissions"] == {"contents": "read"}
+
+
+def test_only_the_deploy_job_may_write_and_only_to_pages():
+    jobs = workflow(DEPLOY)["jobs"]
+    assert {job_id: job.get("permissions") for job_id, job in jobs.items()} == {
+        "build": None,
+        "deploy": {"pages": "write", "id-token": "write"},
+    }
+    assert jobs["deploy"]["needs"] == "build"
+    assert jobs["deploy"]["environment"]["name"] == "github-pages"
+
+
+def test_deploys_run_one_at_a_time_and_are_never_cancelled_halfway():
+    data = workflow(DEPLOY)
+    assert data["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    assert data["on"] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+
+
+def test_pull_requests_run_untrusted_code_without_write_access_or_secrets():
+    data = workflow(PR)
+    assert data["on"] == {"pull_request": None}
+    assert all(job.get("permissions") is None for job in data["jobs"].values())
+    text = PR.read_text(encoding="utf-8")
+    assert "pull_request_target" not in text
+    assert "secrets." not in text
+
+
+@pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
+def test_checkout_does_not_keep_the_token(path):
+    checkouts = [step for _, step in steps(path) if step.get("uses", "").startswith("actions/checkout@")]
+    assert checkouts
+    assert all(step["with"]["persist-credentials"] is False for step in checkouts)
+
+
+@pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
+def test_actions_are_pinned_to_a_commit_with_the_version_named(path):
+    uses = [step["uses"] for _, step in steps(path) if "uses" in step]
+    assert uses and all(PINNED.match(u) for u in uses), uses
+    text = path.read_text(encoding="utf-8")
+    for u in uses:
+        assert re.search(re.escape(u) + r" # v\d+\.\d+\.\d+$", text, re.MULTILINE), f"{u}: no '# vX.Y.Z' comment"
+
+
+# -- the commands the workflows run ----------------------------------------------------
+
+
+def run_commands(path: Path) -> list[str]:
+    return [step["run"] for _, step in steps(path) if "run" in step]
+
+
+def test_every_command_is_a_make_target_or_a_script_of_ours():
+    for command in run_commands(DEPLOY) + run_commands(PR):
+        words = shlex.split(command)
+        if words[0] == "make":
+            continue
+        assert words[0].startswith(".github/scripts/"), command
+        assert os.access(ROOT / words[0], os.X_OK), f"{words[0]} is not executable"
+
+
+def test_the_make_targets_the_workflows_call_exist():
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    targets = [w for c in run_commands(DEPLOY) + run_commands(PR) for w in shlex.split(c)[1:] if c.startswith("make ")]
+    assert {"test", "site"} <= set(targets)
+    # -n: print what would run without running it; an unknown target fails
+    run = subprocess.run(["make", "-n", *targets], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+NEW_SEED = (
+    "NeurIPS 2026 Papers\n\n"
+    "We introduce a benchmark for tabular anomaly detection that pairs forty industrial datasets with\n"
+    "expert labels, and show that simple nearest-neighbour scores match or beat deep detectors on most\n"
+    "of them while running orders of magnitude faster.\n"
+)
+
+
+class PullRequest:
+    """A throwaway repository holding the generator and seeds, with a base commit to diff against."""
+
+    def __init__(self, where: Path):
+        self.dir = where
+        for name in ("generator", "seeds", ".github"):
+            shutil.copytree(ROOT / name, where / name, ignore=shutil.ignore_patterns("__pycache__"))
+        self.git("init", "--quiet", "--initial-branch=main")
+        self.commit("base")
+        self.base = self.git("rev-parse", "HEAD").strip()
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(
+            ["git", "-c", "user.name=Test", "-c", "user.email=test@example.org", *args],
+            cwd=self.dir, check=True, capture_output=True, text=True,
+        ).stdout
+
+    def commit(self, message: str) -> None:
+        self.git("add", "--all")
+        self.git("commit", "--quiet", "--allow-empty", "-m", message)
+
+    def run_summary_step(self) -> tuple[int, str, str]:
+        """Run the workflow's own step as the runner would: its env, its script, bash."""
+        step = step_named(PR, SUMMARY_STEP)
+        assert step["env"] == {"BASE_SHA": "${{ github.event.pull_request.base.sha }}"}
+        summary = self.dir.parent / "summary.md"
+        summary.write_text("", encoding="utf-8")
+        env = {**os.environ, "BASE_SHA": self.base, "GITHUB_STEP_SUMMARY": str(summary), "PYTHON": sys.executable}
+        run = subprocess.run(
+            ["bash", "-e", "-c", step["run"]], cwd=self.dir, env=env, capture_output=True, text=True
+        )
+        return run.returncode, summary.read_text(encoding="utf-8"), run.stderr
+
+
+@pytest.fixture
+def pr(tmp_path) -> PullRequest:
+    if shutil.which("git") is None or shutil.which("bash") is None:
+        pytest.skip("git and bash are needed to run the workflow's script")
+    (tmp_path / "repo").mkdir()
+    return PullRequest(tmp_path / "repo")
+
+
+def test_the_summary_names_each_paper_of_a_new_seed(pr):
+    (pr.dir / "seeds" / "neurips_2026.txt").write_text(NEW_SEED, encoding="utf-8")
+    pr.commit("add a seed")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 0, stderr
+    (paper,) = derive(parse_seed(NEW_SEED.encode(), "seeds/neurips_2026.txt"), load_taxonomy())
+    assert summary.startswith("## Seed check\n")
+    assert "### `seeds/neurips_2026.txt`" in summary
+    assert "1 new" in summary
+    assert paper.title and paper.title in summary
+
+
+def test_a_broken_seed_fails_the_step_after_writing_the_summary(pr):
+    (pr.dir / "seeds" / "broken.txt").write_text("ICML 2026 Papers\n\nToo short to be an abstract.\n", encoding="utf-8")
+    pr.commit("add a broken seed")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 1
+    assert summary.startswith("## Seed check\n")
+    assert "seeds/broken.txt:3:" in summary
+    assert "seeds/broken.txt:3:" in stderr
+
+
+def test_only_changed_seeds_are_checked(pr):
+    (pr.dir / "README.md").write_text("not a seed\n", encoding="utf-8")
+    for seed in (pr.dir / "seeds").glob("*.txt"):
+        seed.unlink()  # a deleted seed has nothing left to check
+        break
+    pr.commit("change everything but seeds")
+    code, summary, stderr = pr.run_summary_step()
+    assert (code, summary) == (0, "## Seed check\n\nThis pull request adds or changes no seed files.\n"), stderr
