@@ -616,8 +616,8 @@ def _case(word: str, first: bool) -> str:
         low = part.lower()
         if _ODD_CAPS.match(part) and not part.isupper():
             out.append(part[0] + part[1:].lower())  # "LEak@k" -> "Leak@k"
-        elif any(c.isupper() for c in part):
-            out.append(part)
+        elif any(c.isupper() for c in part) or (j > 0 and len(part.rstrip(":")) == 1):
+            out.append(part)  # "ViT", "NeRF", and the variable of "SAFE-k" / "top-k"
         elif low.rstrip("-–") in _SMALL and not (first and j == 0):
             out.append(low)
         else:
@@ -682,8 +682,11 @@ def _candidates(text: str) -> list[str]:
             out.append(_compose(found.name, topic))
         else:
             out.append(_compose(found.name, []))
-        if topic and not (found.long and _overlaps(found.long, topic)):
-            out.append(_compose(found.name, (found.long or desc) + ["for"] + topic))
+        head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
+        if topic and not _overlaps(head, topic):
+            out.append(_compose(found.name, head + ["for"] + topic))
+        # a clash is better told apart by the paper's own subject than by a number
+        out += [_compose(found.name, words) for words in (subject, topic) if words]
     if subject and not _is_generic(subject):
         out.append(_compose("", subject))
     elif subject and topic:

@@ -1,0 +1,123 @@
+"""The title stage: names first, readable noun phrases otherwise, unique within a digest."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.model import Paper, Source
+from generator.title import MAX_LENGTH, derive_title, title_papers
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+TRAILING_STOP = re.compile(r"\b(?:of|and|for|the|a|an|to|in|on|with|by|via)$", re.I)
+
+
+def abstract(name: str) -> str:
+    """A fixture abstract as the parser hands it over: its lines joined by spaces."""
+    return " ".join((FIXTURES / name).read_text(encoding="utf-8").split())
+
+
+def paper(pid: str, text: str, **kw) -> Paper:
+    return Paper(id=pid, text=text, venue=kw.pop("venue", "ICML"), year=kw.pop("year", 2026),
+                 sources=(Source("seeds/x.txt", 1),), **kw)
+
+
+@pytest.mark.parametrize("fixture, expected", [
+    ("title_textbf_name.txt", "Orbit Attention: Sparse Attention Mechanism Guided by Molecular Symmetry"),
+    ("title_markdown_bold.txt", "ColMix: Permutation-Invariant Pretraining Objective for Tabular Transformers"),
+    ("title_termed_name.txt", "EchoTeach: Self-Training Scheme for Speech Enhancement Models"),
+    ("title_propose_appositive.txt", "TimeRAG: Temporal Retrieval Framework for Question Answering over Evolving Corpora"),
+    ("title_acronym_definition.txt", "SVF: Sparse Voxel Fusion in a Shared Sparse Voxel Grid"),
+    ("title_no_named_method.txt", "Offline Reinforcement Learning in Partially Observable Environments"),
+    ("title_latex_math.txt", "SAFE-k: Sampling-Aware Forgetting Evaluation for Language Models Based on Leak@k"),
+])
+def test_title_of_fixture(fixture: str, expected: str) -> None:
+    assert derive_title(abstract(fixture)) == expected
+
+
+def test_long_description_is_cut_at_a_phrase_boundary() -> None:
+    title = derive_title(abstract("title_long_name.txt"))
+    assert title == "HELIX: Hierarchical Equivariant Latent Interpolation Framework"
+    assert len(title) <= MAX_LENGTH
+
+
+def test_long_name_alone_is_cut_at_a_word_boundary() -> None:
+    name = "Very" + "Long" * 30
+    text = f"We propose \\textbf{{{name} Sampler With Many Extra Words}}, a sampler."
+    title = derive_title(text)
+    assert len(title) <= MAX_LENGTH
+    assert title.split()[-1] in (name + " Sampler With Many Extra Words").split()
+
+
+def test_subject_phrase_abbreviates_long_acronym_definitions() -> None:
+    text = ("We study hybrid reinforcement learning (RL) in adversarial Markov Decision Processes (MDPs), "
+            "where the learner receives both on-policy and off-policy feedback.")
+    assert derive_title(text) == "Hybrid Reinforcement Learning in Adversarial MDPs"
+
+
+def test_opening_question_becomes_the_title() -> None:
+    text = ("When does fine-tuning \\textit{teach} a model, and when does it merely elicit skills? "
+            "We measure the information a model learns.")
+    assert derive_title(text) == "When Does Fine-Tuning Teach a Model, and When Does It Elicit Skills?"
+
+
+def test_no_markup_urls_or_dangling_words_are_left() -> None:
+    for name in sorted(p.name for p in FIXTURES.glob("title_*.txt")):
+        title = derive_title(abstract(name))
+        assert not re.search(r"[$\\{}]|\*\*|https?:|www\.", title), (name, title)
+        assert not TRAILING_STOP.search(title), (name, title)
+        assert title.count("(") == title.count(")"), (name, title)
+
+
+def test_titles_are_unique_and_qualified_from_the_abstract() -> None:
+    text = abstract("title_propose_appositive.txt")
+    papers = [paper("b2", text), paper("a1", text), paper("c3", text, venue="NeurIPS", year=2025)]
+    titled = title_papers(papers)
+    assert [p.id for p in titled] == ["a1", "b2", "c3"]
+    assert [p.title for p in titled] == [
+        "TimeRAG: Temporal Retrieval Framework for Question Answering over Evolving Corpora",
+        "TimeRAG: Temporal Retrieval Framework for Retrieval-Augmented Generation",
+        "TimeRAG: Retrieval-Augmented Generation",
+    ]
+
+
+def test_clash_without_alternatives_uses_venue_then_a_number() -> None:
+    text = "We propose ZetaNet."
+    titled = title_papers([paper("a", text), paper("b", text, venue="ICLR", year=2024), paper("c", text, venue="ICLR", year=2024)])
+    assert [p.title for p in titled] == ["ZetaNet", "ZetaNet (ICLR 2024)", "ZetaNet (2)"]
+
+
+def test_curated_titles_are_kept_and_reserved() -> None:
+    text = abstract("title_propose_appositive.txt")
+    generated = derive_title(text)
+    curated = paper("z9", "Anything at all.", title=generated, curated=("title",))
+    titled = title_papers([curated, paper("a1", text)])
+    assert titled[1] is curated
+    assert titled[0].title != generated and titled[0].title.startswith("TimeRAG")
+
+
+def test_titling_is_deterministic() -> None:
+    text = abstract("title_termed_name.txt")
+    assert {derive_title(text) for _ in range(3)} == {derive_title(text)}
+
+
+def _corpus_abstracts() -> list[str]:
+    if not CORPORA.is_dir():
+        pytest.skip(f"shared corpora not found at {CORPORA}: they live beside the repository, not in it")
+    out = []
+    for path in sorted(CORPORA.rglob("*.txt")):
+        paragraphs = path.read_text(encoding="utf-8").split("\n\n")
+        paragraphs[0] = paragraphs[0].partition("\n")[2]  # the "Venue Year Papers" header
+        out += [" ".join(p.split()) for p in paragraphs if p.strip()]
+    return out
+
+
+def test_corpus_titles_keep_the_invariants() -> None:
+    abstracts = _corpus_abstracts()
+    titled = title_papers(paper(f"{i:04d}", text) for i, text in enumerate(abstracts))
+    titles = [p.title for p in titled]
+    bad = [t for t in titles if len(t) > MAX_LENGTH or re.search(r"[$\\]|\*\*", t) or TRAILING_STOP.search(t)]
+    assert bad == []
+    assert len(set(t.lower() for t in titles)) == len(titles)
