@@ -1,0 +1,112 @@
+"""Read a YAML data file and remember the line of every key and list item.
+
+The taxonomy and the curation file are written by people, so their loaders report
+``path:line: message``. PyYAML's composed node tree keeps the position of each node;
+this module turns that tree into plain Python data plus a table of lines, addressed by
+the same keys and indexes used to reach a value in the data::
+
+    doc = load_yaml(path, TaxonomyError)
+    doc.data["topics"][3]["slug"]
+    doc.line("topics", 3, "slug")   # the line of the ``slug:`` key of the fourth topic
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import GeneratorError, raise_all
+
+Key = tuple[Hashable, ...]
+
+
+@dataclass(frozen=True)
+class YamlFile:
+    """A parsed YAML file: its data and the 1-based line of every mapping key and list item."""
+
+    path: str
+    data: Any
+    lines: dict[Key, int] = field(default_factory=dict, repr=False)
+
+    def line(self, *keys: Hashable) -> int:
+        """The line of the value reached by ``keys`` (mapping keys and list indexes).
+
+        A key that is not in the file (a missing field, say) gives the line of the
+        nearest enclosing entry that is, so an error still points at the right place.
+        """
+        for end in range(len(keys), -1, -1):
+            found = self.lines.get(tuple(keys[:end]))
+            if found is not None:
+                return found
+        return 1
+
+
+def load_yaml(path: Path, error: type[GeneratorError] = GeneratorError, name: str | None = None) -> YamlFile:
+    """Parse the YAML file at ``path``.
+
+    ``name`` is how errors name the file (default: ``path`` as given). Unreadable
+    files, syntax errors and duplicate mapping keys raise ``error`` with the line.
+    """
+    shown = name if name is not None else str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read the file: {exc}", shown) from exc
+    return parse_yaml(text, shown, error)
+
+
+def parse_yaml(text: str, name: str, error: type[GeneratorError] = GeneratorError) -> YamlFile:
+    """Parse YAML ``text``; errors name it ``name``. An empty document gives ``data`` None."""
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return YamlFile(name, None, {(): 1})
+        lines: dict[Key, int] = {(): root.start_mark.line + 1}
+        problems: list[GeneratorError] = []
+        _record_lines(loader, root, (), lines, problems, name, error)
+        raise_all(problems)
+        data = loader.construct_document(root)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        what = " ".join(part for part in (exc.context, exc.problem) if part)
+        raise error(f"invalid YAML: {what}", name, mark.line + 1 if mark else None) from exc
+    except yaml.YAMLError as exc:
+        raise error(f"invalid YAML: {exc}", name) from exc
+    finally:
+        loader.dispose()
+    return YamlFile(name, data, lines)
+
+
+def _record_lines(
+    loader: yaml.SafeLoader,
+    node: yaml.Node,
+    at: Key,
+    lines: dict[Key, int],
+    problems: list[GeneratorError],
+    name: str,
+    error: type[GeneratorError],
+) -> None:
+    if isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            lines[at + (index,)] = item.start_mark.line + 1
+            _record_lines(loader, item, at + (index,), lines, problems, name, error)
+    elif isinstance(node, yaml.MappingNode):
+        for key_node, value in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # merged entries keep the lines of the anchor they come from
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                problems.append(error("a mapping key must be a plain value, not a list or mapping", name, line))
+                continue
+            key = loader.construct_object(key_node)
+            if at + (key,) in lines:
+                # PyYAML would silently keep the last one; a repeated key is almost always a mistake
+                first = lines[at + (key,)]
+                problems.append(error(f"duplicate key {key!r} (first given on line {first})", name, line))
+                continue
+            lines[at + (key,)] = line
+            _record_lines(loader, value, at + (key,), lines, problems, name, error)
