@@ -234,6 +234,12 @@ def test_curated_title_and_tags_survive_the_later_stages(tmp_path):
     assert digest.get(rl.id).hidden == "off topic"
 
 
+def _write(where: Path, text: str) -> Path:
+    path = where / "written.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def _commented_example(path: Path) -> str:
     """The example block of a file's header comment, uncommented."""
     text = path.read_text(encoding="utf-8")
@@ -250,3 +256,14 @@ def test_the_committed_file_and_its_documented_example_load(tmp_path):
     assert len(curation) == 2
     topic_names = {t.name for t in load_taxonomy()}
     assert all(set(e.tags or ()) <= topic_names for e in curation)
+
+
+@pytest.mark.parametrize("doc", ["docs/contribute.md", "CONTRIBUTING.md"])
+def test_the_example_in_the_contributor_guide_loads(tmp_path, doc):
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    block = text.split("## Curation", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    example = tmp_path / "curation.yml"
+    example.write_text(block, encoding="utf-8")
+    assert [e for e in curate.load_curation(example, doc)] == [
+        e for e in curate.load_curation(_write(tmp_path, _commented_example(ROOT / "seeds" / "curation.yml")), "seed")
+    ]
