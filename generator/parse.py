@@ -38,22 +38,40 @@ def _control_chars(line: str) -> list[tuple[int, str]]:
     return [(col, c) for col, c in enumerate(line, start=1) if c != "\t" and unicodedata.category(c) == "Cc"]
 
 
+_UTF16_32_BOMS = {
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    """The line number of byte ``offset``, counting LF, CRLF and a lone CR as line ends (as parsing does)."""
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
 def decode(data: bytes, path: str) -> str:
     """Bytes to text, naming the line of the first byte that is not UTF-8."""
-    if not data.strip():
-        raise SeedError("the file is empty; a seed starts with a header line such as 'ICML 2026 Papers'", path, 1)
+    for bom, encoding in _UTF16_32_BOMS.items():
+        # Windows editors save "Unicode" as UTF-16; its NUL bytes would otherwise read as "binary".
+        if data.startswith(bom):
+            raise SeedError(f"the file is saved as {encoding}; save it as UTF-8", path, 1)
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line = _line_at(data, data.index(b"\x00"))
         raise SeedError("this is a binary file (it contains NUL bytes), not a text seed", path, line)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
         raise SeedError(
-            f"byte 0x{data[e.start]:02x} is not UTF-8; save the file as UTF-8", path, line
+            f"byte 0x{data[e.start]:02x} is not UTF-8; save the file as UTF-8", path, _line_at(data, e.start)
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    if not text.strip():
+        # A file of only a BOM or blank lines is as empty as a file of zero bytes.
+        raise SeedError("the file is empty; a seed starts with a header line such as 'ICML 2026 Papers'", path, 1)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -108,8 +126,8 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
             errors.append(
                 SeedError(f"invisible control character {where}{more}: remove it (it is not text)", path, number)
             )
-    if errors:
-        raise_all(errors)
+    # Control characters are reported with every other problem of the file, not alone:
+    # a contributor should be able to fix a file in one round.
 
     try:
         venue, year = parse_header(lines[0], path)

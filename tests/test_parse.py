@@ -1,0 +1,251 @@
+"""The parse stage: seed file bytes in, one paper per abstract out, or errors naming path and line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA
+from generator.build import parse_all
+from generator.errors import ErrorList, GeneratorError, SeedError
+from generator.identify import paper_id
+from generator.parse import parse_seed
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+A1 = (
+    "Graph neural networks struggle to propagate information between distant nodes, a problem known as "
+    "over-squashing. We propose RewireNet, a curvature-guided rewiring scheme that adds a small number of edges "
+    "where the discrete Ricci curvature is most negative. On eleven node classification benchmarks RewireNet "
+    "improves accuracy by two points on average while adding fewer than five percent new edges."
+)
+A2 = (
+    "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising "
+    "steps. We distill a pretrained diffusion model into a student that samples in four steps by matching the "
+    "teacher's trajectory in a learned latent space. The student keeps ninety percent of the teacher's image "
+    "quality on ImageNet at a tenth of the cost. Code is available at https://github.com/example/fast-student."
+)
+A3 = (
+    "Offline reinforcement learning learns a policy from a fixed dataset of transitions without interacting with "
+    "the environment. Value overestimation on actions absent from the data makes such policies brittle. We "
+    "introduce a conservative critic that penalizes the value of actions in proportion to their distance from the "
+    "dataset and show that it matches or exceeds prior methods on the D4RL locomotion and navigation tasks."
+)
+HEADER_HINT = "the first line must be '<Venue> <Year> Papers', e.g. 'ICML 2026 Papers'"
+EMPTY = "the file is empty; a seed starts with a header line such as 'ICML 2026 Papers'"
+
+
+def fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def messages(data: bytes, path: str) -> list[str]:
+    """The messages a user sees for a seed that must not parse."""
+    with pytest.raises(GeneratorError) as info:
+        parse_seed(data, path)
+    return [str(e) for e in getattr(info.value, "errors", [info.value])]
+
+
+def seed(*lines: str) -> bytes:
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+# -- good input ------------------------------------------------------------------------
+
+
+def test_crlf_bom_fixture_really_has_crlf_and_bom():
+    # Guards the fixture itself: a checkout that normalizes line ends would make the tests below vacuous.
+    data = fixture("seed_crlf_bom.txt")
+    assert data.startswith(b"\xef\xbb\xbfNeurIPS 2025 Papers\r\n\r\n")
+    assert data.count(b"\r\n") == data.count(b"\n") == 32
+
+
+def test_crlf_bom_hard_wrapped_abstracts_with_their_first_lines():
+    papers = parse_seed(fixture("seed_crlf_bom.txt"), "seeds/seed_crlf_bom.txt")
+    assert [p.text for p in papers] == [A1, A2, A3]
+    assert [str(p.source) for p in papers] == [
+        "seeds/seed_crlf_bom.txt:3",
+        "seeds/seed_crlf_bom.txt:13",
+        "seeds/seed_crlf_bom.txt:23",
+    ]
+    assert {(p.venue, p.year) for p in papers} == {("NeurIPS", 2025)}
+    assert {(s.venue, s.year) for p in papers for s in p.sources} == {("NeurIPS", 2025)}
+    assert [p.id for p in papers] == [paper_id(A1), paper_id(A2), paper_id(A3)]
+
+
+def test_lf_one_line_per_abstract_and_several_blank_lines():
+    papers = parse_seed(fixture("seed_lf_one_line_each.txt"), "seeds/seed_lf_one_line_each.txt")
+    assert [(p.text, p.source.line) for p in papers] == [(A1, 3), (A2, 5), (A3, 10)]
+
+
+def test_same_abstracts_in_both_layouts_get_the_same_ids():
+    crlf = parse_seed(fixture("seed_crlf_bom.txt"), "a.txt")
+    lf = parse_seed(fixture("seed_lf_one_line_each.txt"), "b.txt")
+    assert [p.id for p in crlf] == [p.id for p in lf]
+
+
+def test_lone_cr_line_ends_count_as_lines():
+    data = seed("ICML 2026 Papers", "", A1, "", "", A2).replace(b"\n", b"\r")
+    assert [(p.text, p.source.line) for p in parse_seed(data, "s.txt")] == [(A1, 3), (A2, 6)]
+
+
+def test_wrapped_lines_are_joined_by_single_spaces_whatever_their_indentation():
+    words = A1.split()
+    data = seed("ICML 2026 Papers", "", "  " + " ".join(words[:10]) + "   ", "\t" + " ".join(words[10:]))
+    [paper] = parse_seed(data, "s.txt")
+    assert paper.text == A1
+    assert paper.source.line == 3
+
+
+def test_header_forms():
+    def header(line: str) -> tuple[str, int]:
+        [p] = parse_seed(seed(line, "", A1), "s.txt")
+        return p.venue, p.year
+
+    assert header("ICML 2026 Papers") == ("ICML", 2026)
+    assert header("ACM Multimedia 2022 Papers  ") == ("ACM Multimedia", 2022)
+    assert header("3DV 2020 Papers") == ("3DV", 2020)
+
+
+def test_invisible_characters_are_removed_from_the_text():
+    [paper] = parse_seed(seed("ICML 2026 Papers", "", A1.replace("Graph", "Gr\u200bap\u202eh")), "s.txt")
+    assert paper.text == A1
+
+
+# -- bad input: one file, exact message ------------------------------------------------
+
+BROKEN = {
+    "seed_not_utf8.txt": ["seeds/seed_not_utf8.txt:15: byte 0xef is not UTF-8; save the file as UTF-8"],
+    "seed_control_char.txt": [
+        "seeds/seed_control_char.txt:14: invisible control character U+0002 at column 8: remove it (it is not text)"
+    ],
+    "seed_binary.txt": ["seeds/seed_binary.txt:3: this is a binary file (it contains NUL bytes), not a text seed"],
+    "seed_utf16.txt": ["seeds/seed_utf16.txt:1: the file is saved as UTF-16; save it as UTF-8"],
+    "seed_empty.txt": [f"seeds/seed_empty.txt:1: {EMPTY}"],
+    "seed_bom_only.txt": [f"seeds/seed_bom_only.txt:1: {EMPTY}"],
+    "seed_no_header.txt": [
+        f"seeds/seed_no_header.txt:1: {HEADER_HINT}; found 'Graph neural networks struggle to propagate information'"
+    ],
+    "seed_malformed_header.txt": [f"seeds/seed_malformed_header.txt:1: {HEADER_HINT}; found 'NeurIPS Papers 2025'"],
+    "seed_header_only.txt": ["seeds/seed_header_only.txt:1: the header is followed by no abstracts"],
+    "seed_short_paragraph.txt": [
+        "seeds/seed_short_paragraph.txt:11: this paragraph has 5 word(s), too short to be an abstract "
+        "(at least 20): 'Accepted as an oral presentation.'"
+    ],
+    "seed_several_problems.txt": [
+        f"seeds/seed_several_problems.txt:1: {HEADER_HINT}; found 'Papers of NeurIPS 2025'",
+        "seeds/seed_several_problems.txt:5: invisible control character U+0002 at column 27, "
+        "U+001F at column 32: remove it (it is not text)",
+        "seeds/seed_several_problems.txt:11: this paragraph has 2 word(s), too short to be an abstract "
+        "(at least 20): 'To appear.'",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_seed_is_reported_with_path_and_line(name):
+    assert messages(fixture(name), f"seeds/{name}") == BROKEN[name]
+
+
+def test_every_problem_is_a_seed_error_with_path_and_line():
+    with pytest.raises(ErrorList) as info:
+        parse_seed(fixture("seed_several_problems.txt"), "seeds/x.txt")
+    assert [(type(e), e.path, e.line) for e in info.value.errors] == [
+        (SeedError, "seeds/x.txt", 1),
+        (SeedError, "seeds/x.txt", 5),
+        (SeedError, "seeds/x.txt", 11),
+    ]
+
+
+def test_not_utf8_names_the_line_after_crlf_line_ends():
+    data = seed("ICML 2026 Papers", "", A1, "", A2.replace("quality", "qualit\xe9")).replace(b"\n", b"\r\n")
+    data = data.replace("qualité".encode(), b"qualit\xe9")
+    assert messages(data, "s.txt") == ["s.txt:5: byte 0xe9 is not UTF-8; save the file as UTF-8"]
+
+
+def test_nul_byte_in_an_otherwise_text_file_names_its_line():
+    data = seed("ICML 2026 Papers", "", A1, "", A2).replace(b"Diffusion", b"Diff\x00usion")
+    assert messages(data, "s.txt") == ["s.txt:5: this is a binary file (it contains NUL bytes), not a text seed"]
+
+
+@pytest.mark.parametrize(
+    "char, name", [("\x07", "U+0007"), ("\x0b", "U+000B"), ("\x1b", "U+001B"), ("\x7f", "U+007F"), ("\x85", "U+0085")]
+)
+def test_other_control_characters(char, name):
+    data = seed("ICML 2026 Papers", "", A1, "", A2.replace("We distill", f"We{char} distill"))
+    assert messages(data, "s.txt") == [
+        f"s.txt:5: invisible control character {name} at column 117: remove it (it is not text)"
+    ]
+
+
+def test_many_control_characters_on_one_line_are_summarized():
+    data = seed("ICML 2026 Papers", "", "\x02 ".join(A1.split(" ")))
+    assert messages(data, "s.txt") == [
+        "s.txt:3: invisible control character U+0002 at column 6, U+0002 at column 14, U+0002 at column 24, "
+        "U+0002 at column 34, U+0002 at column 38 and 52 more: remove it (it is not text)"
+    ]
+
+
+def test_whitespace_only_file_is_empty():
+    assert messages(b" \n\r\n\t\n", "s.txt") == [f"s.txt:1: {EMPTY}"]
+
+
+def test_implausible_year():
+    assert messages(seed("ICML 1026 Papers", "", A1), "s.txt") == [
+        "s.txt:1: the header's year 1026 is not a plausible publication year"
+    ]
+
+
+def test_overlong_header_is_shown_shortened():
+    line = "The Proceedings of the Very Long Named International Conference on Everything 2026 Papers"
+    assert messages(seed(line, "", A1), "s.txt") == [
+        f"s.txt:1: {HEADER_HINT}; found 'The Proceedings of the Very Long Named International Conf...'"
+    ]
+
+
+def test_short_paragraph_message_shows_a_long_one_shortened():
+    short = "Accepted at the main conference as a spotlight presentation with supplementary material."
+    assert messages(seed("ICML 2026 Papers", "", A1, "", short), "s.txt") == [
+        "s.txt:5: this paragraph has 12 word(s), too short to be an abstract (at least 20): "
+        "'Accepted at the main conference as a spotlight ...'"
+    ]
+
+
+# -- several files ---------------------------------------------------------------------
+
+
+def test_all_problems_of_all_files_are_listed_in_order():
+    seeds = [
+        (f"seeds/{name}", fixture(name))
+        for name in ("seed_short_paragraph.txt", "seed_crlf_bom.txt", "seed_several_problems.txt", "seed_empty.txt")
+    ]
+    with pytest.raises(ErrorList) as info:
+        parse_all(seeds)
+    assert str(info.value).splitlines() == [
+        *BROKEN["seed_empty.txt"],
+        *BROKEN["seed_several_problems.txt"],
+        *BROKEN["seed_short_paragraph.txt"],
+    ]
+
+
+def test_good_files_parse_together_with_links():
+    papers = parse_all([("seeds/a.txt", fixture("seed_crlf_bom.txt")), ("seeds/b.txt", fixture("seed_lf_one_line_each.txt"))])
+    assert [str(p.source) for p in papers] == [
+        "seeds/a.txt:3", "seeds/a.txt:13", "seeds/a.txt:23", "seeds/b.txt:3", "seeds/b.txt:5", "seeds/b.txt:10",
+    ]
+    assert [[(l.url, l.kind) for l in p.links] for p in papers[:3]] == [
+        [], [("https://github.com/example/fast-student", "code")], []
+    ]
+
+
+# -- the real corpus -------------------------------------------------------------------
+
+
+def test_real_corpus_file_with_pdf_control_characters_is_rejected_at_line_39():
+    path = CORPORA / "ismir2024" / "ismir-2024-01.txt"
+    if not path.is_file():
+        pytest.skip(f"the shared corpora are not at {CORPORA} (they live beside the repository, not in it)")
+    assert messages(path.read_bytes(), "ismir-2024-01.txt") == [
+        "ismir-2024-01.txt:39: invisible control character U+0002 at column 339, U+0002 at column 618, "
+        "U+0002 at column 1009, U+0002 at column 1122: remove it (it is not text)"
+    ]
