@@ -1,0 +1,40 @@
+"""Hostile input: fixtures shared by the scanner, property and determinism tests.
+
+The hostile seed (``seeds/hostile/hostile.txt``) holds one abstract per attack, each
+wrapped in ordinary prose so that it parses as an abstract; ``seeds/harmless/``
+holds a few abstracts that use every legitimate feature (math, links, emphasis,
+code), so a site built from it shows which elements and attributes the digest
+itself produces. Anything the hostile site adds on top of that came from a seed.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS, REPO
+
+
+def _root_conftest():
+    """tests/conftest.py, for its ``build_site``: both conftests are modules named ``conftest``."""
+    spec = importlib.util.spec_from_file_location("_digest_tests_conftest", REPO / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+build_site = _root_conftest().build_site
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory):
+    """The site built (generator + ``mkdocs build --strict``) from the hostile seed."""
+    return build_site(tmp_path_factory.mktemp("hostile"), [HOSTILE_SEEDS])
+
+
+@pytest.fixture(scope="session")
+def harmless_site(tmp_path_factory):
+    """The site built from the harmless seed: the baseline of what the digest itself emits."""
+    return build_site(tmp_path_factory.mktemp("harmless"), [HARMLESS_SEEDS])
