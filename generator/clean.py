@@ -56,7 +56,9 @@ _MACROS = {
 _ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", " ": " ", ",": "\u2009", "\\": "\\"}
 _URL_CHARS = r"[^\s<>\"'`{}|\\^\[\]]"
 _OPENER = re.compile(
-    r"(?P<dmath>\$\$)"
+    # The lookahead lets the scanner skip ordinary characters without trying every branch.
+    r"(?=[$\\\[*hH])"
+    r"(?:(?P<dmath>\$\$)"
     r"|(?P<math>\$)"
     r"|\\(?P<paren>\()"
     r"|\\(?P<bracket>\[)"
@@ -64,7 +66,7 @@ _OPENER = re.compile(
     r"|\\(?P<escape>[%&_#${} ,\\])"
     r"|(?P<mdlink>\[(?P<label>[^\[\]\n]{1,300})\]\((?P<href>https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
     r"|(?P<strong>\*\*(?=\S))"
-    r"|(?P<url>https?://" + _URL_CHARS + r"+)",
+    r"|(?P<url>https?://" + _URL_CHARS + r"+))",
     re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\"*"
@@ -265,6 +267,19 @@ def _code(value: str) -> str:
     return f"{fence}{pad}{value}{pad}{fence}"
 
 
+def _wrap(raw: str, inner: str) -> str:
+    """``inner`` with the whitespace that ``raw`` had at either end kept outside it.
+
+    Emphasis and code spans cannot start or end with a space, so ``a\\textbf{ b }c``
+    becomes ``a **b** c``: the words stay apart, as the reader of the source sees them.
+    """
+    if not raw.strip():
+        return " " if raw else ""
+    lead = " " if raw[0].isspace() else ""
+    trail = " " if raw[-1].isspace() else ""
+    return f"{lead}{inner}{trail}"
+
+
 def _md(segs: tuple[Seg, ...]) -> str:
     parts: list[str] = []
     for s in segs:
@@ -275,12 +290,12 @@ def _md(segs: tuple[Seg, ...]) -> str:
         elif s.kind == "link":
             parts.append(f"[{escape_markdown(s.value)}]({_safe_href(s.url)})")
         elif s.kind in ("strong", "em"):
-            inner = _md(s.children).strip()
-            if inner:
-                mark = "**" if s.kind == "strong" else "*"
-                parts.append(f"{mark}{inner}{mark}")
+            raw = _md(s.children)
+            mark = "**" if s.kind == "strong" else "*"
+            parts.append(_wrap(raw, f"{mark}{raw.strip()}{mark}"))
         elif s.kind == "code":
-            parts.append(_code(to_plain(s.children)))
+            raw = _plain(s.children)
+            parts.append(_wrap(raw, _code(raw)))
     return "".join(parts)
 
 
@@ -292,15 +307,11 @@ def to_markdown(text: str) -> str:
 def to_plain(segs_or_text: tuple[Seg, ...] | str) -> str:
     """Readable plain text: macros and Markdown dropped, math as its source, links as their label."""
     segs = segments(segs_or_text) if isinstance(segs_or_text, str) else segs_or_text
-    parts: list[str] = []
-    for s in segs:
-        if s.kind in ("text", "link"):
-            parts.append(s.value)
-        elif s.kind == "math":
-            parts.append(s.value)
-        else:
-            parts.append(to_plain(s.children))
-    return _WS.sub(" ", "".join(parts)).strip()
+    return _WS.sub(" ", _plain(segs)).strip()
+
+
+def _plain(segs: tuple[Seg, ...]) -> str:
+    return "".join(s.value if s.kind in ("text", "link", "math") else _plain(s.children) for s in segs)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")

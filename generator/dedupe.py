@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -33,6 +33,10 @@ MAX_BUCKET = 64
 # (benchmarks/dedupe_thresholds.py prints the margins).
 MIN_CONTAINMENT = 0.8  # shared shingles / shingles of the shorter abstract
 MIN_JACCARD = 0.5  # shared shingles / all shingles (stops a short text matching inside a long one)
+# Candidates must share this many sketch values before they are verified in full:
+# a true duplicate (Jaccard >= MIN_JACCARD) shares about half of its 16 (fewer
+# than 3 with probability 0.2%), while abstracts that share a stock phrase share one.
+MIN_SHARED_SKETCH = 3
 
 _WORD = re.compile(r"\w+")
 
@@ -41,23 +45,26 @@ class _Words:
     """Deterministic word hashes, cached: abstracts share most of their vocabulary."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, int] = {}
+        self.cache: dict[str, int] = {}
 
-    def __call__(self, word: str) -> int:
-        h = self._cache.get(word)
-        if h is None:
-            h = self._cache[word] = zlib.crc32(word.encode("utf-8"))
-        return h
+    def ids(self, words: list[str]) -> list[int]:
+        cache = self.cache
+        out = []
+        for w in words:
+            h = cache.get(w)
+            if h is None:
+                h = cache[w] = zlib.crc32(w.encode("utf-8"))
+            out.append(h)
+        return out
 
 
-def shingles(text: str, word_hash: _Words | None = None) -> frozenset[int]:
+def shingles(text: str, words: _Words | None = None) -> frozenset[int]:
     """Hashes of the word 3-grams of the normalized text."""
-    wh = word_hash or _Words()
-    words = [wh(w) for w in _WORD.findall(normalize(text))]
-    if len(words) < SHINGLE:
-        return frozenset([hash(tuple(words))])
+    ids = (words or _Words()).ids(_WORD.findall(normalize(text)))
+    if len(ids) < SHINGLE:
+        return frozenset([hash(tuple(ids))])
     # Tuples of ints hash the same in every process (no PYTHONHASHSEED salt).
-    return frozenset(hash(t) for t in zip(*(words[i:] for i in range(SHINGLE))))
+    return frozenset(map(hash, zip(ids, ids[1:], ids[2:])))
 
 
 def similarity(a: frozenset[int], b: frozenset[int]) -> tuple[float, float]:
@@ -71,19 +78,24 @@ def is_duplicate(a: frozenset[int], b: frozenset[int]) -> bool:
     return containment >= MIN_CONTAINMENT and jaccard >= MIN_JACCARD
 
 
-def candidate_pairs(sets: list[frozenset[int]]) -> set[tuple[int, int]]:
-    """Index pairs (i < j) that share at least one sketch value."""
+def sketch(s: frozenset[int]) -> list[int]:
+    """The bottom-k MinHash sketch: the SKETCH smallest shingle hashes."""
+    return sorted(s)[:SKETCH]
+
+
+def candidate_pairs(sketches: list[list[int]]) -> list[tuple[int, int]]:
+    """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted."""
     buckets: dict[int, list[int]] = defaultdict(list)
-    for i, s in enumerate(sets):
-        for h in sorted(s)[:SKETCH]:
+    for i, sk in enumerate(sketches):
+        for h in sk:
             buckets[h].append(i)
-    pairs: set[tuple[int, int]] = set()
+    shared: Counter[tuple[int, int]] = Counter()
     for members in buckets.values():
         if 1 < len(members) <= MAX_BUCKET:
             for x, i in enumerate(members):
                 for j in members[x + 1 :]:
-                    pairs.add((i, j))
-    return pairs
+                    shared[i, j] += 1
+    return sorted(pair for pair, n in shared.items() if n >= MIN_SHARED_SKETCH)
 
 
 def _find(parent: list[int], i: int) -> int:
@@ -135,7 +147,7 @@ def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
     word_hash = _Words()
     sets = [shingles(p.text, word_hash) for p in exact]
     parent = list(range(len(exact)))
-    for i, j in sorted(candidate_pairs(sets)):
+    for i, j in candidate_pairs([sketch(s) for s in sets]):
         if is_duplicate(sets[i], sets[j]):
             ri, rj = _find(parent, i), _find(parent, j)
             if ri != rj:

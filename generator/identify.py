@@ -6,8 +6,8 @@ added, renamed or reordered; it names the paper's page (``papers/<id>/``).
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
+from functools import lru_cache
 
 ID_LENGTH = 12  # hex digits: 48 bits, no collision expected below millions of papers
 
@@ -18,13 +18,12 @@ _FOLD = str.maketrans(
         **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
     }
 )
-_SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)  # identify and dedupe both need it, for every abstract
 def normalize(text: str) -> str:
     """Unicode NFKC, case folded, quote and dash variants folded, whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_FOLD).split())
 
 
 def paper_id(text: str) -> str:

@@ -10,7 +10,6 @@ in messages. It collects every problem of the file before raising.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from .errors import GeneratorError, SeedError, raise_all
 from .identify import paper_id
@@ -29,13 +28,17 @@ INVISIBLE = dict.fromkeys(
 )
 
 
+# Unicode category Cc: C0 controls, DEL and C1 controls. Tab is allowed.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
 def _control_chars(line: str) -> list[tuple[int, str]]:
     """(column, character) of control characters (other than tab): no place in a text file.
 
     Text copied from PDFs often carries them invisibly (U+0002 for a soft hyphen);
     they would corrupt search and titles, so the contributor is asked to remove them.
     """
-    return [(col, c) for col, c in enumerate(line, start=1) if c != "\t" and unicodedata.category(c) == "Cc"]
+    return [(m.start() + 1, m.group()) for m in _CONTROL.finditer(line)]
 
 
 _UTF16_32_BOMS = {
