@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,14 +25,13 @@ TAXONOMY = Path(__file__).with_name("taxonomy.yml")
 MAX_TAGS = 5
 # Weight of one mention by sentence: the first sentence states the subject, the
 # second usually narrows it; later ones add detail, context or experiments.
-SENTENCE_WEIGHTS = (3.0, 2.0)
+SENTENCE_WEIGHTS = (3.0, 2.5)
 LATER_WEIGHT = 1.0
-# A tag needs the weight of a mention in the first sentence, or of several later ones...
-MIN_SCORE = 3.0
+# A tag needs a mention in the first two sentences, or several later ones...
+MIN_SCORE = 2.5
 # ...and must not be dwarfed by the paper's main topic.
 MIN_SHARE_OF_TOP = 0.2
 
-_Report = Callable[..., None]  # problem(message, *keys locating it in the file)
 
 _TOPIC_KEYS = {"name": str, "slug": str, "description": str, "phrases": list, "acronyms": list, "catch_all": bool}
 _REQUIRED = ("name", "slug", "description")
@@ -60,97 +59,103 @@ def load_taxonomy(path: Path | None = None) -> list[Topic]:
     and the topic. Acronyms are kept with their capitals in :attr:`Topic.phrases`
     (see :func:`tag_paper`); plain phrases are lower-cased.
     """
-    path = path or TAXONOMY
-    doc = load_yaml(path, TaxonomyError)
-    problems: list[GeneratorError] = []
-
-    def problem(message: str, *keys: object) -> None:
-        problems.append(TaxonomyError(message, doc.path, doc.line(*keys)))
-
-    if not isinstance(doc.data, dict) or set(doc.data) != {"topics"} or not isinstance(doc.data["topics"], list):
+    doc = load_yaml(path or TAXONOMY, TaxonomyError)
+    data = doc.data
+    if not isinstance(data, dict) or set(data) != {"topics"} or not isinstance(data["topics"], list):
         raise TaxonomyError("expected a mapping with one key, 'topics', holding a list of topics", doc.path, 1)
-    read: list[tuple[int, Topic]] = []
-    for index, entry in enumerate(doc.data["topics"]):
-        topic = _read_topic(index, entry, problem)
-        if topic is not None:
-            read.append((index, topic))
-    _check_unique(doc, read, problem)
-    topics = [topic for _, topic in read]
-    raise_all(problems)
-    return topics
+    problems = _Problems(doc)
+    topics = [_read_topic(index, entry, problems) for index, entry in enumerate(data["topics"])]
+    _check_unique(data["topics"], problems)
+    raise_all(problems.errors)
+    return [topic for topic in topics if topic is not None]
 
 
-def _read_topic(index: int, entry: object, problem: _Report) -> Topic | None:
+class _Problems:
+    """The problems found in the taxonomy file, each placed by the keys that reach it."""
+
+    def __init__(self, doc: YamlFile):
+        self.doc = doc
+        self.errors: list[GeneratorError] = []
+
+    def __call__(self, message: str, *keys: object) -> None:
+        self.errors.append(TaxonomyError(message, self.doc.path, self.doc.line(*keys)))
+
+
+def _read_topic(index: int, entry: object, problem: _Problems) -> Topic | None:
+    """The topic of one entry, or None after reporting everything wrong with it."""
     at = ("topics", index)
     if not isinstance(entry, dict):
         problem(f"topic #{index + 1}: expected a mapping with keys {', '.join(_TOPIC_KEYS)}", *at)
         return None
     label = f"topic {entry['name']!r}" if isinstance(entry.get("name"), str) else f"topic #{index + 1}"
-    ok = True
+    before = len(problem.errors)
     for key in entry:
         if key not in _TOPIC_KEYS:
             problem(f"{label}: unknown key {key!r} (expected one of: {', '.join(_TOPIC_KEYS)})", *at, key)
-            ok = False
     for key in _REQUIRED:
         if key not in entry:
             problem(f"{label}: missing key {key!r}", *at)
-            ok = False
     for key, kind in _TOPIC_KEYS.items():
         value = entry.get(key)
-        if key in entry and not isinstance(value, kind):
+        if key not in entry:
+            continue
+        if not isinstance(value, kind):
             problem(f"{label}: {key!r} must be a {_KIND_NAMES[kind]}, not {type(value).__name__}", *at, key)
-            ok = False
-        elif kind is str and isinstance(value, str) and not value.strip():
+        elif kind is str and not value.strip():
             problem(f"{label}: {key!r} must not be empty", *at, key)
-            ok = False
-        elif kind is list and isinstance(value, list):
+        elif kind is list:
             for i, item in enumerate(value):
                 if not isinstance(item, str) or not item.translate(_SPACES).split():
                     problem(f"{label}: {key!r} entries must be words, not {item!r}", *at, key, i)
-                    ok = False
                 elif key == "acronyms" and item == item.lower():
                     problem(f"{label}: acronym {item!r} has no capitals; put it under 'phrases'", *at, key, i)
-                    ok = False
-    if not ok:
-        return None
-    catch_all = entry.get("catch_all", False)
-    phrases = [p.lower() for p in entry.get("phrases", [])] + list(entry.get("acronyms", []))
-    if catch_all and phrases:
-        problem(f"{label}: the catch-all topic is given only when nothing else matches; it takes no phrases", *at)
-        return None
-    if not catch_all and not phrases:
-        problem(f"{label}: no phrases or acronyms: the topic could never be given", *at)
-        return None
-    if not _SLUG.match(entry["slug"]):
-        problem(f"{label}: slug {entry['slug']!r} must be lower-case words joined by hyphens", *at, "slug")
+    slug = entry.get("slug")
+    if isinstance(slug, str) and slug.strip() and not _SLUG.match(slug):
+        problem(f"{label}: slug {slug!r} must be lower-case words joined by hyphens", *at, "slug")
+    phrases = entry.get("phrases", [])
+    acronyms = entry.get("acronyms", [])
+    if entry.get("catch_all") is True:
+        if phrases or acronyms:
+            problem(f"{label}: the catch-all topic is given only when nothing else matches; it takes no phrases", *at)
+    elif isinstance(phrases, list) and isinstance(acronyms, list) and not phrases and not acronyms:
+        where = "phrases" if "phrases" in entry else "acronyms"
+        problem(f"{label}: no phrases or acronyms: the topic could never be given", *at, where)
+    if len(problem.errors) != before:
         return None
     return Topic(
         name=entry["name"].strip(),
-        slug=entry["slug"],
+        slug=slug,
         description=entry["description"].strip(),
-        phrases=tuple(phrases),
-        catch_all=catch_all,
+        phrases=tuple([p.lower() for p in phrases] + acronyms),
+        catch_all=entry.get("catch_all", False),
     )
 
 
 _KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)"}
 
 
-def _check_unique(doc: YamlFile, read: list[tuple[int, Topic]], problem: _Report) -> None:
+def _check_unique(entries: list[object], problem: _Problems) -> None:
     first_line: dict[tuple[str, str], int] = {}
-    for index, topic in read:
+    catch_all = None
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            continue
         for key in ("name", "slug"):
-            value = getattr(topic, key)
-            line = doc.line("topics", index, key)
-            first = first_line.setdefault((key, value.casefold()), line)
+            value = entry.get(key)
+            if not isinstance(value, str):
+                continue
+            line = problem.doc.line("topics", index, key)
+            first = first_line.setdefault((key, value.strip().casefold()), line)
             if first != line:
-                problem(f"topic {topic.name!r}: duplicate {key} {value!r} (first used on line {first})", "topics", index, key)
-    catch_alls = [(index, topic) for index, topic in read if topic.catch_all]
-    for index, topic in catch_alls[1:]:
-        problem(
-            f"topic {topic.name!r}: only one topic may be the catch-all (already {catch_alls[0][1].name!r})",
-            "topics", index, "catch_all",
-        )
+                problem(f"topic {entry.get('name')!r}: duplicate {key} {value!r} (first used on line {first})", "topics", index, key)
+        if entry.get("catch_all") is True:
+            if catch_all is None:
+                catch_all = entry.get("name")
+            else:
+                problem(
+                    f"topic {entry.get('name')!r}: only one topic may be the catch-all (already {catch_all!r})",
+                    "topics", index, "catch_all",
+                )
 
 
 # -- matching --------------------------------------------------------------------------
