@@ -68,7 +68,7 @@ VARIANTS = {
 def test_variants_really_differ_from_the_original():
     assert typo(A1) != A1 and curly(A1) != A1
     assert [(a, b) for a, b in zip(A1.split(" "), typo(A1).split(" ")) if a != b] == [("curvature", "cuvrature")]
-    assert curly('a "b" c\'s d e') == "a \u201cb\u201d c\u2019s \u201cd\u201d e"
+    assert curly('a "b" c\'s d e') == "a \u201cb\u201d c\u2019s d \u201ce\u201d"
     assert len({paper_id(f(A1, 0)) for name, f in VARIANTS.items() if name != "rewrap"} | {paper_id(A1)}) == 5
 
 
