@@ -8,6 +8,7 @@ subject as a noun phrase. The word lists steering this live in ``title_words.yml
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -58,11 +59,12 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
 
 
-_URL = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:github\.io|com|org)\S*", re.I)
+
 _TEX_ESCAPE = re.compile(r"\\([%&#_$])")
 _TEX_WRAP = re.compile(r"\\[A-Za-z]+\*?\s*\{([^{}]*)\}")
 _TEX_MACRO = re.compile(r"\\([A-Za-z]+|[,;:! ])\s*")
-_TEX_LEFTOVER = re.compile(r"[{}$^]|(?<=\w)_(?=\w)")
+_TEX_DROP = str.maketrans("", "", "{}$^")
+_TEX_SUBSCRIPT = re.compile(r"(?<=\w)_(?=\w)")
 _TEX_BOLD = re.compile(r"\\textbf\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MD_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _MD_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?![\w*])")
@@ -71,9 +73,8 @@ _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])|([(\[])\s+")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘])")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|etc|cf|Fig|Figs|Eq|Eqs|Sec|approx|resp|incl|No|Dr|St)|\b[A-Z])\.$")
+_ABBREVIATION = re.compile(r"(?:(?:^|\W)(?:e\.g|i\.e|et al|vs|etc|cf|Fig|Figs|Eq|Eqs|Sec|approx|resp|incl|No|Dr|St)|(?:^|\W)[A-Z])\.$")
 _TOKEN = re.compile(r"[^\s,;:()\[\]]+|[,;:()\[\]]")
-_AVAILABILITY = re.compile(r"\b(?:" + _alternation(_W["availability_words"]) + r")\b", re.I)
 
 _ACTOR = r"(?:we|this\s+(?:paper|work|article|study|thesis|report|letter)|our\s+(?:work|paper|approach)|the\s+(?:paper|present\s+work))"
 _ADVERB = r"(?:\w+ly\s+|further\s+|also\s+|then\s+|here\s+|first\s+|thus\s+|therefore\s+)*"
@@ -86,6 +87,17 @@ _SUBJECT = re.compile(
 _NAMING = re.compile(
     rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|our\s+\w+|the\s+\w+))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
 )
+
+
+def _forms(verbs: Iterable[str]) -> frozenset[str]:
+    """Every inflection of the verbs' first words, to test a sentence's words against cheaply."""
+    stems = {v.split()[0] for v in verbs}
+    return frozenset(f for v in stems for f in (v, v + "s", v + "es", v + "d", v + "ed", v + v[-1:] + "ed"))
+
+
+_CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"])
+_NAMING_FORMS = _forms(_W["naming_verbs"])
+_SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "model", "reframe", "reformulate", "treat", "view"})
 _NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
 _CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
 _ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
@@ -93,6 +105,7 @@ _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 _ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
 _WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such"})
 _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
+_HYPHEN_SPLIT = re.compile(r"(?<=[-–])")
 _ODD_CAPS = re.compile(r"^[A-Z]{2}[a-z][^A-Z]*$")
 _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 _THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
@@ -108,21 +121,27 @@ _LEAD_IN = re.compile(
 
 def _strip_markup(text: str) -> str:
     """Plain readable text: no URLs, LaTeX macros, ``$`` or Markdown emphasis."""
-    text = _URL.sub("", text)
+    if "://" in text or "www." in text or ".github.io" in text:
+        # word by word: a URL pattern would rescan every word from each of its letters
+        text = " ".join([w for w in text.split(" ") if "://" not in w and "www." not in w and ".github.io" not in w])
     if "\\" in text or "$" in text or "{" in text:
         text = _TEX_ESCAPE.sub(lambda m: "\0" + m.group(1), text)
         previous = None
         while previous != text:
             previous, text = text, _TEX_WRAP.sub(r"\1", text)
         text = _TEX_MACRO.sub(lambda m: _SYMBOLS.get(m.group(1), ""), text)
-        text = _TEX_LEFTOVER.sub("", text).replace("\0", "")
+        text = text.translate(_TEX_DROP).replace("\0", "")
+        if "_" in text:
+            text = _TEX_SUBSCRIPT.sub("", text)
     if "*" in text or "__" in text:
         text = _MD_BOLD.sub(lambda m: m.group(1) or m.group(2), text)
         text = _MD_ITALIC.sub(r"\1", text).replace("*", "")
     if "--" in text:
         text = _DASHES.sub(lambda m: "—" if len(m.group(0)) == 3 else "–", text)
-    text = _SPACES.sub(" ", text).strip()
-    return _SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), text)
+    text = " ".join(text.split())
+    if " ," in text or " ." in text or " )" in text or "( " in text or " ;" in text or " :" in text:
+        text = _SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), text)
+    return text
 
 
 def _bold_spans(text: str) -> list[str]:
@@ -137,11 +156,18 @@ def _sentences(text: str) -> list[str]:
     parts = _SENTENCE_END.split(text)
     out: list[str] = []
     for part in parts:
-        if out and _ABBREVIATION.search(out[-1]):
+        if out and _ABBREVIATION.search(out[-1][-9:]):
             out[-1] += " " + part
         else:
             out.append(part)
-    return [s.rstrip(".! ") for s in out if not _AVAILABILITY.search(s) or len(s) > 160]
+    # pointers to code or a project page come last; only the closing sentences need the test
+    last = len(out) - 3
+    return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
+
+
+def _points_elsewhere(sentence: str) -> bool:
+    low = sentence.lower()
+    return any(phrase in low for phrase in _W["availability_words"])
 
 
 # --- phrases --------------------------------------------------------------------------------
@@ -273,16 +299,17 @@ def _long_form(words: list[str], acronym: str) -> tuple[int, int]:
         if usable >= 10:
             break
     tail = words[len(words) - usable:]
+    initials = [_initials(w) if w.lower() not in _SMALL else "" for w in tail]
     for strict in (True, False):
         for k in range(1, usable + 1):
-            cand = tail[-k:]
-            if cand[0][0].lower() != letters[0] or cand[0].lower() in _SMALL:
+            first = tail[-k]
+            if first[0].lower() != letters[0] or first.lower() in _SMALL:
                 continue
-            hay = "".join(_initials(w) for w in cand if w.lower() not in _SMALL) if strict else "".join(cand).lower()
+            hay = "".join(initials[-k:]) if strict else "".join(tail[-k:]).lower()
             if _is_subsequence(letters, hay):
                 # "Robust Unlearning under Leak@k metric (RULE)": the trailing "metric" is not part of it
                 n = k
-                while strict and n > 1 and _is_subsequence(letters, "".join(_initials(w) for w in cand[:n - 1] if w.lower() not in _SMALL)):
+                while strict and n > 1 and _is_subsequence(letters, "".join(initials[-k:][:n - 1])):
                     n -= 1
                 return k, n
     return 0, 0
@@ -508,17 +535,27 @@ def _question(sentences: list[str]) -> list[str]:
     return []
 
 
-def _analyse(text: str) -> tuple[_Contribution | None, list[str], list[str]]:
-    """(named contribution, subject phrase, topic phrase) of one abstract."""
+def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str]]:
+    """(named contribution, subject phrase, sentences) of one abstract.
+
+    ``quick`` stops at a contribution that needs nothing else to make the first title.
+    """
     bold = _bold_spans(text)
     sentences = _sentences(_strip_markup(text))
     best: _Contribution | None = None
     subject: list[str] = []
     unnamed: list[str] = []
     for sentence in sentences:
-        tokens = _tokens(sentence)
-        defs = _definitions(tokens)
-        m = _CONTRIBUTION.search(sentence)
+        if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
+            break
+        low = sentence.lower()
+        words = low.split()
+        # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
+        m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
+        n = None if (best and best.score >= 4) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        if m or n:
+            tokens = _tokens(sentence)
+            defs = _definitions(tokens) if "(" in sentence else {}
         if m:
             start = len(_tokens(sentence[: m.end()]))
             found = _contribution_in(tokens, start, bold, defs)
@@ -526,7 +563,6 @@ def _analyse(text: str) -> tuple[_Contribution | None, list[str], list[str]]:
                 best = found
             if not unnamed and not found:
                 unnamed = _unnamed(tokens, start)
-        n = _NAMING.search(sentence)
         if n and (best is None or best.score < 4):
             start = len(_tokens(sentence[: n.end()]))
             if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
@@ -546,7 +582,7 @@ def _analyse(text: str) -> tuple[_Contribution | None, list[str], list[str]]:
                         long, name = tokens[start:stop], tokens[stop + 1]
                     best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
         if not subject:
-            s = _FRAME.search(sentence) or _SUBJECT.search(sentence)
+            s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s:
                 subject = _subject(_abbreviate(_tokens(sentence[s.end():])))
                 if subject and subject[0].lower() in _ANAPHORA:
@@ -556,10 +592,9 @@ def _analyse(text: str) -> tuple[_Contribution | None, list[str], list[str]]:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
                 best = _Contribution(b, [], [], 2)
                 break
-    topic = _topic(sentences)
     if not subject and not unnamed:
         subject = _question(sentences)
-    return best, subject or unnamed, topic
+    return best, subject or unnamed, sentences
 
 
 def _subject(tokens: list[str]) -> list[str]:
@@ -610,7 +645,16 @@ def _fit(words: list[str], budget: int) -> list[str]:
 
 
 def _case(word: str, first: bool) -> str:
-    parts = re.split(r"(?<=[-–])", word)
+    if "-" not in word and "–" not in word:
+        low = word.lower()
+        if _ODD_CAPS.match(word) and not word.isupper():
+            return word[0] + word[1:].lower()
+        if low != word:
+            return word
+        if low in _SMALL and not first:
+            return low
+        return word[:1].upper() + word[1:]
+    parts = _HYPHEN_SPLIT.split(word)
     out = []
     for j, part in enumerate(parts):
         low = part.lower()
@@ -656,9 +700,11 @@ def _overlaps(a: list[str], b: list[str]) -> bool:
     return bool(content & {w.lower() for w in b if w.lower() not in _STOP})
 
 
-def _candidates(text: str) -> list[str]:
+def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
-    found, subject, topic = _analyse(text)
+    found, subject, sentences = _analyse(text, quick=first_only)
+    # the topic costs a parse and few titles need it
+    topic = functools.cache(lambda: _topic(sentences))
     out: list[str] = []
     if found:
         desc = _trim(found.desc)
@@ -667,32 +713,34 @@ def _candidates(text: str) -> list[str]:
             prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
             if prep is not None and len(body) <= 5:
                 body += desc[prep:]
-            elif topic and not _overlaps(body, topic):
-                body += ["for"] + topic
+            elif topic() and not _overlaps(body, topic()):
+                body += ["for"] + topic()
             out.append(_compose(found.name, body))
         elif desc and not _is_generic(desc):
             out.append(_compose(found.name, desc))
         elif subject and not _is_generic(subject):
             out.append(_compose(found.name, subject))
-        elif desc and topic:
-            out.append(_compose(found.name, desc + ["for"] + topic))
+        elif desc and topic():
+            out.append(_compose(found.name, desc + ["for"] + topic()))
         elif subject:
             out.append(_compose(found.name, subject))
-        elif topic:
-            out.append(_compose(found.name, topic))
+        elif topic():
+            out.append(_compose(found.name, topic()))
         else:
             out.append(_compose(found.name, []))
+        if first_only:
+            return out
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
-        if topic and not _overlaps(head, topic):
-            out.append(_compose(found.name, head + ["for"] + topic))
+        if topic() and not _overlaps(head, topic()):
+            out.append(_compose(found.name, head + ["for"] + topic()))
         # a clash is better told apart by the paper's own subject than by a number
-        out += [_compose(found.name, words) for words in (subject, topic) if words]
+        out += [_compose(found.name, words) for words in (subject, topic()) if words]
     if subject and not _is_generic(subject):
         out.append(_compose("", subject))
-    elif subject and topic:
-        out.append(_compose("", subject + ["for"] + topic))
-    if topic:
-        out.append(_compose("", topic))
+    elif subject and topic():
+        out.append(_compose("", subject + ["for"] + topic()))
+    if topic():
+        out.append(_compose("", topic()))
     if not out:
         first = _sentences(_strip_markup(text))
         out.append(_compose("", first[0].split() if first else ["Untitled"]))
@@ -702,7 +750,7 @@ def _candidates(text: str) -> list[str]:
 
 def derive_title(text: str) -> str:
     """A title for one abstract, at most ~90 characters."""
-    return _candidates(text)[0]
+    return _candidates(text, first_only=True)[0]
 
 
 def title_papers(papers: Iterable[Paper]) -> list[Paper]:
