@@ -1,0 +1,155 @@
+"""The render stage: Markdown pages whose front matter survives any title, and papers.json."""
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+import yaml
+from mkdocs.utils.meta import get_data
+
+from generator.model import Digest, Link, Paper, Source, Topic
+from generator.render import render_json, render_paper, render_site
+from test_parse import A2
+
+TOPICS = [
+    Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),
+    Topic("Machine Learning", "machine-learning", "Everything else.", (), catch_all=True),
+]
+SLUGS = {t.name: t.slug for t in TOPICS}
+
+
+def make(title: str = "Fast Students", **fields) -> Paper:
+    base = dict(
+        id="0123456789ab",
+        text=A2,
+        venue="NeurIPS",
+        year=2025,
+        sources=(Source("seeds/a.txt", 3), Source("seeds/b.txt", 13)),
+        links=(Link("https://github.com/example/fast-student", "code"),),
+        title=title,
+        tags=("Generative Models",),
+        tag_evidence=(("Generative Models", ("diffusion model", "diffusion models")),),
+        aliases=("ba9876543210",),
+    )
+    return Paper(**{**base, **fields})
+
+
+def front(page: str) -> tuple[str, dict]:
+    """(body, meta) read the way MkDocs reads a page, checked against plain yaml.safe_load."""
+    body, meta = get_data(page)
+    assert page.startswith("---\n")
+    block = page[4 : page.index("\n---\n", 3)]
+    assert yaml.safe_load(block) == meta
+    return body, meta
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "RewireNet: Curvature-Guided Rewiring",
+        "---",
+        "Before --- After",
+        "A Title\n---\nwith a fake front-matter end",
+        "'Single' and \"Double\" Quotes",
+        "#1 Ranked: Why # Matters",
+        "Key: value: {braces} [brackets] & <b>tags</b>",
+        "- starts like a list item",
+        "yes",
+        "null",
+        "2026",
+        "Unicode \u2014 \u201cquotes\u201d \u00e9 \u4e2d\u6587",
+        "% @ ` | > * ! ?",
+    ],
+)
+def test_front_matter_round_trips_any_title(title):
+    body, meta = front(render_paper(make(title), SLUGS))
+    assert isinstance(meta["title"], str)
+    assert html.unescape(meta["title"]) == title
+    assert meta["title"] == html.escape(title)
+    assert body.startswith("Diffusion models generate images")
+
+
+def test_paper_page_front_matter_and_body():
+    page = render_paper(make('A: "B"', note="Camera-ready: see v2.", featured=True), SLUGS)
+    body, meta = front(page)
+    assert meta == {
+        "title": "A: &quot;B&quot;",
+        "id": "0123456789ab",
+        "venue": "NeurIPS",
+        "year": 2025,
+        "venue_slug": "neurips-2025",
+        "tags": ["Generative Models"],
+        "topics": [{"name": "Generative Models", "slug": "generative-models"}],
+        "links": [{"url": "https://github.com/example/fast-student", "kind": "code"}],
+        "sources": [{"file": "seeds/a.txt", "line": 3}, {"file": "seeds/b.txt", "line": 13}],
+        "template": "paper.html",
+        "search": {"boost": 2},
+        "note": "Camera-ready: see v2.",
+        "featured": True,
+        "description": "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising steps.",
+    }
+    assert body == (
+        "Diffusion models generate images of high quality but sample slowly because they need hundreds of "
+        "denoising steps. We distill a pretrained diffusion model into a student that samples in four steps by "
+        "matching the teacher's trajectory in a learned latent space. The student keeps ninety percent of the "
+        "teacher's image quality on ImageNet at a tenth of the cost. Code is available at "
+        "[https&#58;//github.com/example/fast&#45;student](https://github.com/example/fast-student).\n"
+    )
+
+
+PAPERS_JSON_KEYS = {"id", "title", "venue", "year", "tags", "url", "abstract", "sources", "links", "tag_evidence", "aliases"}
+
+
+def test_papers_json_schema_and_values():
+    title = 'A: "B" --- #c <i>'
+    doc = json.loads(render_json([make(title)]))
+    assert list(doc) == ["papers"]
+    [p] = doc["papers"]
+    assert set(p) == PAPERS_JSON_KEYS
+    assert p == {
+        "id": "0123456789ab",
+        "title": title,  # plain text in JSON; only the front matter is HTML-escaped
+        "venue": "NeurIPS",
+        "year": 2025,
+        "tags": ["Generative Models"],
+        "url": "papers/0123456789ab/",
+        "abstract": A2,
+        "sources": [{"file": "seeds/a.txt", "line": 3}, {"file": "seeds/b.txt", "line": 13}],
+        "links": [{"url": "https://github.com/example/fast-student", "kind": "code"}],
+        "tag_evidence": {"Generative Models": ["diffusion model", "diffusion models"]},
+        "aliases": ["ba9876543210"],
+    }
+
+
+def test_papers_json_marks_featured_and_notes_only_when_set():
+    [plain, curated] = json.loads(render_json([make(), make(id="ffffffffffff", featured=True, note="n")]))["papers"]
+    assert set(plain) == PAPERS_JSON_KEYS
+    assert set(curated) - PAPERS_JSON_KEYS == {"featured", "note"}
+    assert (curated["featured"], curated["note"]) == (True, "n")
+
+
+def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
+    shown = make()
+    hidden = make(id="aaaaaaaaaaaa", hidden="withdrawn", venue="ICML", year=2026)
+    files = render_site(Digest([shown, hidden], TOPICS), seed_files=2)
+    assert sorted(files) == [
+        "index.md",
+        "list.md",
+        "papers.json",
+        "papers/0123456789ab.md",
+        "topics/generative-models.md",
+        "topics/index.md",
+        "topics/machine-learning.md",
+        "venues/index.md",
+        "venues/neurips-2025.md",
+    ]
+    assert [p["id"] for p in json.loads(files["papers.json"])["papers"]] == ["0123456789ab"]
+    for path, content in files.items():
+        if path.endswith(".md"):
+            front(content)  # every page's front matter parses
+
+
+def test_render_is_deterministic():
+    digest = Digest([make(), make(id="ffffffffffff", title="Zeta")], TOPICS)
+    assert render_site(digest, 1) == render_site(Digest(list(reversed(list(digest))), TOPICS), 1)
