@@ -21,7 +21,15 @@ log = logging.getLogger(__name__)
 
 
 def _owned(rel: str) -> bool:
-    return rel in GENERATED_FILES or rel.split("/", 1)[0] in GENERATED_DIRS
+    """Whether ``rel`` names a file the generator owns, and nothing outside it.
+
+    A path such as ``papers/../contribute.md`` starts in a generated folder but ends
+    at a hand-written page, so every part must be a plain name.
+    """
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") or "\\" in part for part in parts):
+        return False
+    return rel in GENERATED_FILES or (len(parts) > 1 and parts[0] in GENERATED_DIRS)
 
 
 def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:

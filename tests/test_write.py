@@ -1,0 +1,120 @@
+"""The write edge: generated files into docs/, only when changed, never over a hand-written page."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.errors import BuildError
+from generator.write import write_tree
+
+FILES = {
+    "index.md": "home\n",
+    "list.md": "list\n",
+    "papers.json": '{"papers":[]}\n',
+    "papers/aaaaaaaaaaaa.md": "paper a\n",
+    "papers/bbbbbbbbbbbb.md": "paper b \u2014 \u00e9\n",
+    "topics/index.md": "topics\n",
+    "topics/vision.md": "vision\n",
+    "venues/index.md": "venues\n",
+    "venues/icml-2026.md": "icml\n",
+}
+
+
+def tree(docs: Path) -> dict[str, bytes]:
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file()}
+
+
+def stamps(docs: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(docs).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in docs.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    """A docs folder with its hand-written pages."""
+    d = tmp_path / "docs"
+    (d / "assets").mkdir(parents=True)
+    (d / "contribute.md").write_text("# Contribute\n", encoding="utf-8")
+    (d / "assets" / "digest.css").write_text("body {}\n", encoding="utf-8")
+    (d / "notes").mkdir()
+    (d / "notes" / "draft.md").write_text("draft\n", encoding="utf-8")
+    return d
+
+
+HAND_WRITTEN = {
+    "assets/digest.css": b"body {}\n",
+    "contribute.md": b"# Contribute\n",
+    "notes/draft.md": b"draft\n",
+}
+
+
+def test_first_write_creates_every_file_in_utf8(docs):
+    assert write_tree(docs, FILES) == (9, 0)
+    assert tree(docs) == {**HAND_WRITTEN, **{k: v.encode("utf-8") for k, v in FILES.items()}}
+    assert not list(docs.rglob(".*.tmp"))
+
+
+def test_unchanged_files_are_not_rewritten(docs):
+    write_tree(docs, FILES)
+    before = stamps(docs)
+    changed = {**FILES, "papers/aaaaaaaaaaaa.md": "paper a, corrected\n"}
+    assert write_tree(docs, changed) == (1, 0)
+    after = stamps(docs)
+    assert {k for k in before if before[k] != after[k]} == {"papers/aaaaaaaaaaaa.md"}
+    assert write_tree(docs, changed) == (0, 0)
+    assert stamps(docs) == after
+
+
+def test_stale_generated_pages_are_deleted_and_empty_folders_removed(docs):
+    extra = {**FILES, "papers/cccccccccccc.md": "c\n", "venues/old/deep.md": "old\n"}
+    write_tree(docs, extra)
+    (docs / "topics" / "leftover.md").write_text("from an older build\n", encoding="utf-8")
+    assert write_tree(docs, FILES) == (0, 3)
+    assert tree(docs) == {**HAND_WRITTEN, **{k: v.encode("utf-8") for k, v in FILES.items()}}
+    assert not (docs / "venues" / "old").exists()
+
+
+def test_hand_written_pages_are_never_touched(docs):
+    before = stamps(docs)
+    write_tree(docs, FILES)
+    write_tree(docs, {"index.md": "only the home page\n"})
+    after = stamps(docs)
+    assert {k: after[k] for k in HAND_WRITTEN} == {k: before[k] for k in HAND_WRITTEN}
+    # top-level generated files are always rendered, so they are overwritten, never swept
+    assert sorted(tree(docs)) == ["assets/digest.css", "contribute.md", "index.md", "list.md", "notes/draft.md", "papers.json"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "contribute.md",
+        "assets/digest.css",
+        "notes/new.md",
+        "papers",
+        "papers/../contribute.md",
+        "papers/../../outside.md",
+        "papers/./a.md",
+        "papers//a.md",
+        "/etc/passwd",
+        "../outside.md",
+        "papers\\..\\contribute.md",
+        "README.md",
+    ],
+)
+def test_non_generated_paths_are_refused_before_anything_is_written(docs, path):
+    before = tree(docs)
+    with pytest.raises(BuildError) as info:
+        write_tree(docs, {**FILES, path: "x\n"})
+    assert str(info.value) == f"{docs}: refusing to write {path}: it is not a generated path"
+    assert tree(docs) == before
+    assert not (docs.parent / "outside.md").exists()
+
+
+def test_write_failure_is_a_build_error_naming_the_file(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "papers").write_text("a file where a folder should be\n", encoding="utf-8")
+    with pytest.raises(BuildError) as info:
+        write_tree(docs, {"papers/aaaaaaaaaaaa.md": "a\n"})
+    assert str(info.value).startswith(f"{docs}: cannot write the site: ")
+    assert str(docs / "papers") in str(info.value)
