@@ -1,0 +1,147 @@
+"""The real site: generate from seeds/ and build with `mkdocs build --strict` (and Zensical)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build_site
+
+
+def _papers(site) -> list[dict]:
+    return json.loads((site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+
+
+def test_mission_site_has_every_kind_of_page(mission_site):
+    site = mission_site.site
+    papers = _papers(mission_site)
+    assert len(papers) == 36  # 38 abstracts, two of them submitted in both seed files
+    for p in papers:
+        assert (site / p["url"] / "index.html").is_file(), p["url"]
+    topics = {t for p in papers for t in p["tags"]}
+    assert (site / "topics" / "index.html").is_file()
+    assert len(list((site / "topics").glob("*/index.html"))) >= len(topics)
+    assert (site / "venues" / "icml-2026" / "index.html").is_file()
+    for page in ("index.html", "list/index.html", "contribute/index.html", "venues/index.html"):
+        assert (site / page).is_file(), page
+
+
+def test_home_page_counts(mission_site):
+    html = (mission_site.site / "index.html").read_text(encoding="utf-8")
+    # papers, venues, topics, seed files, duplicates merged
+    row = re.search(r"<td[^>]*>36</td>\s*<td[^>]*>1</td>\s*<td[^>]*>(\d+)</td>\s*<td[^>]*>2</td>\s*<td[^>]*>2</td>", html)
+    assert row, "the home page's counts row is missing or wrong"
+
+
+def test_paper_page_shows_title_venue_topics_links_and_sources(mission_site):
+    papers = _papers(mission_site)
+    merged = next(p for p in papers if len(p["sources"]) == 2)
+    p = next(p for p in papers if p["links"])
+    html = (mission_site.site / p["url"] / "index.html").read_text(encoding="utf-8")
+    assert f"<h1>{_esc(p['title'])}</h1>" in html
+    assert 'href="../../venues/icml-2026/"' in html
+    for tag in p["tags"]:
+        assert f">{_esc(tag)}</a>" in html
+    for link in p["links"]:
+        assert f'href="{_esc(link["url"])}"' in html
+    for s in p["sources"]:
+        assert f"/blob/main/{s['file']}#L{s['line']}" in html
+    assert "seeds/curation.yml" in html
+    html = (mission_site.site / merged["url"] / "index.html").read_text(encoding="utf-8")
+    for s in merged["sources"]:
+        assert f"/blob/main/{s['file']}#L{s['line']}" in html
+    assert "submitted 2 times" in html
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
+
+
+def test_math_is_marked_for_katex_and_katex_is_served_locally(mission_site):
+    papers = _papers(mission_site)
+    p = next(p for p in papers if "$" in p["abstract"])
+    html = (mission_site.site / p["url"] / "index.html").read_text(encoding="utf-8")
+    assert '<span class="arithmatex">\\(' in html
+    assert (mission_site.site / "assets" / "katex" / "katex.min.js").is_file()
+    fonts = list((mission_site.site / "assets" / "katex" / "fonts").glob("*.woff2"))
+    assert fonts
+
+
+class _Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("script", "img", "iframe") and a.get("src"):
+            self.refs.append(a["src"])
+        if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "preconnect", "icon"):
+            self.refs.append(a["href"])
+
+
+def _external_resources(site: Path) -> set[str]:
+    found = set()
+    for page in site.rglob("*.html"):
+        parser = _Refs()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found |= {r for r in parser.refs if re.match(r"(https?:)?//", r)}
+    return found
+
+
+def test_site_loads_nothing_from_another_host(mission_site):
+    assert _external_resources(mission_site.site) == set()
+    css = "".join(p.read_text(encoding="utf-8") for p in mission_site.site.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "@import url(http" not in css
+
+
+def test_search_index_holds_each_paper_once_and_no_listing(mission_site):
+    index = json.loads((mission_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = [d["location"] for d in index["docs"]]
+    assert not [l for l in locations if l.startswith(("topics/", "venues/", "list/"))]
+    assert "" not in locations  # the home page lists counts and topics, not papers
+    pages = Counter(l.split("#")[0] for l in locations if l.startswith("papers/"))
+    papers = _papers(mission_site)
+    assert set(pages) == {p["url"] for p in papers}
+    # each abstract's opening words appear in exactly one index entry
+    for p in papers:
+        opening = " ".join(p["abstract"].split()[:6])
+        hits = [d for d in index["docs"] if opening in d["text"] and not d["location"].startswith("contribute/")]
+        if "$" not in opening and "\\" not in opening and "*" not in opening:
+            assert len(hits) == 1, (opening, [h["location"] for h in hits])
+    boosts = {d["location"]: d.get("boost") for d in index["docs"]}
+    assert all(boosts[p["url"]] == 2 for p in papers)
+
+
+def test_paper_pages_are_small(mission_site):
+    sizes = sorted(p.stat().st_size for p in (mission_site.site / "papers").glob("*/index.html"))
+    assert sizes and sizes[-1] <= 40_000, sizes[-1]
+
+
+def test_generated_pages_are_not_in_the_navigation(mission_site):
+    html = (mission_site.site / "list" / "index.html").read_text(encoding="utf-8")
+    nav = html.split('class="md-nav', 1)[1].split("</nav>", 1)[0]
+    assert "papers/" not in nav
+
+
+@pytest.mark.skipif(shutil.which("zensical", path=str(Path(__import__("sys").executable).parent)) is None,
+                    reason="zensical is not installed in this environment")
+def test_zensical_builds_the_same_site(tmp_path, mission_site):
+    root = tmp_path / "zensical"
+    shutil.copytree(mission_site.root, root, ignore=shutil.ignore_patterns("site"))
+    exe = Path(__import__("sys").executable).with_name("zensical")
+    run = subprocess.run([str(exe), "build", "-f", "mkdocs.yml"], cwd=root, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    site = root / "site"
+    for p in _papers(mission_site):
+        page = site / p["url"] / "index.html"
+        assert page.is_file(), p["url"]
+        assert "digest-abstract" in page.read_text(encoding="utf-8")
+    assert (site / "list" / "index.html").is_file()
+    assert _external_resources(site) == set()
