@@ -199,7 +199,8 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
         if tok in "([":
             i = _skip_parenthetical(tokens, i)
             continue
-        if tok == "," and out and not wh and i + 1 < len(tokens) and _ADJECTIVE_END.search(out[-1].lower()) \
+        if tok == "," and out and not wh and i + 1 < len(tokens) \
+                and (_ADJECTIVE_END.search(out[-1].lower()) or out[-1].lower() in _FILLER) \
                 and tokens[i + 1].islower() and tokens[i + 1] not in _CLAUSE and tokens[i + 1] not in _ARTICLES:
             out.append(tok)  # "a downstream-agnostic, label-only method": the phrase goes on
             i += 1
@@ -355,21 +356,6 @@ class _Contribution:
     score: int = 0
 
 
-def _appositive(tokens: list[str], i: int) -> list[str]:
-    """The phrase of ``NAME, a DESC`` / ``NAME: a DESC`` / ``NAME - a DESC`` starting at ``i``."""
-    if i < len(tokens) and tokens[i] == "(":
-        i = _skip_parenthetical(tokens, i)
-    if i + 1 < len(tokens) and tokens[i] in _APPOSITIVE_INTRO:
-        j = i + 1
-        if tokens[j].lower() in ("which", "that") and j + 2 < len(tokens) and tokens[j + 1].lower() in ("is", "are"):
-            j += 2
-        if tokens[j].lower() in _ARTICLES or tokens[i] != ",":
-            return _drop_fillers(_phrase(tokens, j))
-    if i < len(tokens) and tokens[i].lower() in ("for", "to") and tokens[i].lower() == "for":
-        return _phrase(tokens, i)
-    return []
-
-
 def _name_span(tokens: list[str], i: int) -> int:
     """End of a multi-word capitalised name starting at ``i`` ("Common Objects in 3D")."""
     j = i + 1
@@ -397,7 +383,7 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
                 words.append("and")
                 j += 2
                 continue
-            obj = _phrase(tokens, j + 1, limit=10)
+            obj = _phrase(tokens, j + 1, limit=14)
             return ["for"] + words + obj if obj else []
     return []
 
@@ -431,7 +417,7 @@ def _appositive(tokens: list[str], i: int) -> list[str]:
         elif tokens[j].lower() in ("which", "that"):
             clause = _desc_clause(tokens, j)
             return clause[1:] if clause else []
-        if tokens[j].lower() in _ARTICLES or tokens[i] != ",":
+        if tokens[j].lower() in _ARTICLES or (tokens[i] == ":" and tokens[j][:1].isalpha()):
             while j < len(tokens) and tokens[j].lower() in _ARTICLES:
                 j += 1
             phrase = _phrase(tokens, j)
@@ -462,10 +448,12 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
         low = tok.lower()
         if i in long_at:
             paren, (first, last, acr) = long_at[i]
-            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS:
+            # "a method for music structure analysis (MSA)": a term after a preposition is the task
+            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
-        if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _is_nameish(tokens[i + 1]) and pre:
+        if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _is_nameish(tokens[i + 1]) and pre \
+                and not any(w.lower() in _PREPOSITIONS for w in pre):
             desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"]]
             return _Contribution(tokens[i + 1], [], _described(tokens, i + 3, desc) if desc else [], 4)
         if tok in "([":
@@ -478,7 +466,7 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if " ".join(tokens[i:i + n]) == b and (n > 1 or _is_nameish(b)):
                 after = _appositive(tokens, i + n)
                 return _Contribution(b, _expansion(tokens, i + n), after or _drop_fillers(pre), 5)
-        if _is_nameish(tok):
+        if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
             introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
                 or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
@@ -585,7 +573,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s:
                 subject = _subject(_abbreviate(_tokens(sentence[s.end():])))
-                if subject and subject[0].lower() in _ANAPHORA:
+                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one"):
                     subject = []
     if best is None and bold:
         for b in bold:
