@@ -1,0 +1,88 @@
+"""Builds are reproducible, all-or-nothing, and rewrite nothing that did not change.
+
+The generator runs as a user runs it (``python -m generator build``), each build in
+its own process, so that hash randomisation (PYTHONHASHSEED) differs between them.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hostile_html import HOSTILE_SEEDS, REPO
+
+BROKEN_SEED = b"ICML 2026 Papers\n\nfar too short to be an abstract\n"
+
+
+def generate(cwd: Path, docs: str, seeds: list[str], hash_seed: str = "0") -> subprocess.CompletedProcess:
+    args = [sys.executable, "-m", "generator", "build", "--docs", docs]
+    for s in seeds:
+        args += ["--seeds", s]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": hash_seed}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def digests(root: Path) -> dict[str, str]:
+    """sha256 of every file under ``root``, by relative path."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A working directory holding the mission seeds and the hostile seed, as relative paths."""
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    shutil.copytree(HOSTILE_SEEDS, tmp_path / "hostile")
+    (tmp_path / "hostile" / "curation.yml").unlink()  # one curation file: the mission's
+    (tmp_path / "docs").mkdir()
+    shutil.copy(REPO / "docs" / "contribute.md", tmp_path / "docs" / "contribute.md")
+    return tmp_path
+
+
+def test_two_builds_are_byte_identical(workdir):
+    shutil.copytree(workdir / "docs", workdir / "docs2")
+    a = generate(workdir, "docs", ["seeds", "hostile"], hash_seed="1")
+    b = generate(workdir, "docs2", ["seeds", "hostile"], hash_seed="2")
+    assert a.returncode == 0, a.stderr
+    assert b.returncode == 0, b.stderr
+    first, second = digests(workdir / "docs"), digests(workdir / "docs2")
+    assert "papers.json" in first and any(k.startswith("papers/") for k in first)
+    assert first == second
+
+
+def test_a_failed_build_leaves_docs_as_it_was(workdir):
+    ok = generate(workdir, "docs", ["seeds", "hostile"])
+    assert ok.returncode == 0, ok.stderr
+    before = digests(workdir / "docs")
+    mtimes = {p: p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")}
+
+    # A new seed folder with one good file (it would add pages) and one broken file.
+    (workdir / "more").mkdir()
+    shutil.copy(REPO / "tests" / "hostile" / "seeds" / "harmless" / "harmless.txt", workdir / "more" / "good.txt")
+    (workdir / "more" / "broken.txt").write_bytes(BROKEN_SEED)
+    failed = generate(workdir, "docs", ["seeds", "hostile", "more"])
+    assert failed.returncode == 1
+    assert "more/broken.txt:3: " in failed.stderr
+    assert "Traceback" not in failed.stderr
+    assert digests(workdir / "docs") == before
+    assert {p: p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")} == mtimes
+
+
+def test_a_rebuild_without_changes_rewrites_nothing(workdir):
+    first = generate(workdir, "docs", ["seeds", "hostile"])
+    assert first.returncode == 0, first.stderr
+    mtimes = {p.relative_to(workdir).as_posix(): p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")}
+    time.sleep(0.05)  # so that a rewrite would show in st_mtime_ns on any file system we run on
+    again = generate(workdir, "docs", ["seeds", "hostile"])
+    assert again.returncode == 0, again.stderr
+    assert "0 file(s) written, 0 removed" in again.stderr
+    assert {p.relative_to(workdir).as_posix(): p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")} == mtimes
