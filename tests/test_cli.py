@@ -1,0 +1,136 @@
+"""The command line: `python -m generator build|validate` as a contributor runs it.
+
+Every broken seed stops both commands with exit code 1 and `path:line: message` on
+stderr, without a traceback; a failed build leaves the docs folder exactly as it was.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA, REPO, run_generator
+from test_parse import BROKEN
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def fingerprint(folder: Path) -> str:
+    """A hash of every file's path, bytes and modification time under ``folder``."""
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        h.update(p.relative_to(folder).as_posix().encode())
+        if p.is_file():
+            h.update(p.read_bytes())
+            h.update(str(p.stat().st_mtime_ns).encode())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def built_docs(tmp_path_factory) -> Path:
+    """A docs folder as a previous good build left it: hand-written pages and generated ones."""
+    root = tmp_path_factory.mktemp("good")
+    shutil.copytree(REPO / "seeds", root / "seeds")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "contribute.md").write_text("# Contribute\n", encoding="utf-8")
+    result = run_generator("build", "--docs", str(docs), cwd=root)
+    assert result.returncode == 0, result.stderr
+    return docs
+
+
+@pytest.fixture
+def project(tmp_path, built_docs) -> Path:
+    """A project folder with the mission seeds and a built docs/."""
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    shutil.copytree(built_docs, tmp_path / "docs")
+    return tmp_path
+
+
+def test_build_reports_what_it_did(project):
+    result = run_generator("build", cwd=project)
+    assert result.returncode == 0
+    assert result.stdout == ""
+    assert result.stderr.startswith("built 36 papers from 2 seed file(s) (2 duplicates merged) into docs in ")
+    assert result.stderr.endswith("s: 0 file(s) written, 0 removed\n")
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_seed_stops_build_and_validate(project, name):
+    shutil.copy(FIXTURES / name, project / "seeds" / name)
+    before = fingerprint(project)
+    expected = "".join(m + "\n" for m in BROKEN[name])
+
+    build = run_generator("build", cwd=project)
+    assert (build.returncode, build.stdout, build.stderr) == (1, "", expected)
+    assert fingerprint(project) == before
+
+    validate = run_generator("validate", f"seeds/{name}", cwd=project)
+    assert (validate.returncode, validate.stdout, validate.stderr) == (1, "", expected)
+    assert fingerprint(project) == before
+
+
+def test_validate_markdown_lists_the_problems_for_the_pull_request(project):
+    shutil.copy(FIXTURES / "seed_several_problems.txt", project / "new.txt")
+    result = run_generator("validate", "new.txt", "--format", "markdown", cwd=project)
+    messages = [m.replace("seeds/seed_several_problems.txt", "new.txt") for m in BROKEN["seed_several_problems.txt"]]
+    assert result.returncode == 1
+    assert result.stdout == (
+        "## Seed check\n\nThe seed files have problems; nothing was added:\n\n" + "".join(f"- `{m}`\n" for m in messages)
+    )
+    assert result.stderr == "".join(m + "\n" for m in messages)
+
+
+def test_all_broken_files_of_a_run_are_reported_together(project):
+    for name in ("seed_empty.txt", "seed_short_paragraph.txt", "seed_several_problems.txt"):
+        shutil.copy(FIXTURES / name, project / "seeds" / name)
+    before = fingerprint(project)
+    result = run_generator("build", cwd=project)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        *BROKEN["seed_empty.txt"],
+        *BROKEN["seed_several_problems.txt"],
+        *BROKEN["seed_short_paragraph.txt"],
+    ]
+    assert fingerprint(project) == before
+
+
+def test_the_real_corpus_file_with_u0002_is_rejected_at_line_39(project):
+    path = CORPORA / "ismir2024" / "ismir-2024-01.txt"
+    if not path.is_file():
+        pytest.skip(f"the shared corpora are not at {CORPORA} (they live beside the repository, not in it)")
+    before = fingerprint(project)
+    shown = Path(os.path.relpath(path, project)).as_posix()
+    expected = (
+        f"{shown}:39: invisible control character U+0002 at column 339, U+0002 at column 618, "
+        "U+0002 at column 1009, U+0002 at column 1122: remove it (it is not text)\n"
+    )
+    build = run_generator("build", "--seeds", "seeds", "--seeds", str(path.parent), cwd=project)
+    assert (build.returncode, build.stderr) == (1, expected)
+    assert fingerprint(project) == before
+    validate = run_generator("validate", str(path), cwd=project)
+    assert (validate.returncode, validate.stderr) == (1, expected)
+
+
+def test_missing_seed_folder(project):
+    result = run_generator("build", "--seeds", "nowhere", cwd=project)
+    assert (result.returncode, result.stderr) == (1, "nowhere: no such file or folder\n")
+
+
+def test_debug_shows_the_traceback(project):
+    shutil.copy(FIXTURES / "seed_empty.txt", project / "seeds" / "seed_empty.txt")
+    result = run_generator("--debug", "build", cwd=project)
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr
+    assert result.stderr.rstrip().endswith(f"generator.errors.SeedError: {BROKEN['seed_empty.txt'][0]}")
+
+
+def test_no_traceback_without_debug(project):
+    shutil.copy(FIXTURES / "seed_binary.txt", project / "seeds" / "seed_binary.txt")
+    for args in (["build"], ["validate", "seeds/seed_binary.txt"], ["validate", "--format", "markdown", "seeds/seed_binary.txt"]):
+        result = run_generator(*args, cwd=project)
+        assert result.returncode == 1
+        assert "Traceback" not in result.stderr
