@@ -1,0 +1,216 @@
+"""Browser fixtures: the mission site served on 127.0.0.1 and Chromium pages that record trouble.
+
+Every test of this folder is skipped (with the reason) when no Chromium is installed;
+Playwright's own browser download is not used: the tests drive the system Chromium.
+A page records console errors and warnings, uncaught exceptions, failed requests and
+every request to a host other than 127.0.0.1 (those are aborted: the site must work
+offline). When a test fails, each of its pages is saved as a screenshot under
+tests/artifacts/, named after the test.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "tests" / "artifacts"
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+HOST = "127.0.0.1"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PAGES_KEY = pytest.StashKey[list]()
+
+
+def find_chromium() -> str | None:
+    """The system Chromium: Debian's path first, then whatever `chromium` is on PATH."""
+    if Path("/usr/bin/chromium").is_file():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+CHROMIUM = find_chromium()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _needs_chromium() -> None:
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (neither /usr/bin/chromium nor `chromium` on PATH); install it to run the browser tests")
+
+
+# -- the site ---------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Serve ``directory`` on a free port of 127.0.0.1 from a daemon thread; returns (server, base URL)."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True, name=f"serve {directory}").start()
+    return server, f"http://{HOST}:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="session")
+def site_url(mission_site) -> Iterator[str]:
+    """Base URL (ending in /) of the built mission site."""
+    server, url = serve(mission_site.site)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def papers(mission_site) -> list[dict]:
+    """The papers of the built site, as papers.json lists them."""
+    return json.loads((mission_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+
+
+# -- the browser ------------------------------------------------------------
+
+
+@dataclass
+class PageLog:
+    """What went wrong while a test's pages were open."""
+
+    console_errors: list[str] = field(default_factory=list)
+    console_warnings: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return (
+            [f"console error: {m}" for m in self.console_errors]
+            + [f"failed request: {r}" for r in self.failed_requests]
+            + [f"request to another host: {r}" for r in self.external_requests]
+        )
+
+
+def is_external(url: str) -> bool:
+    """A network request to a host other than the local server (data:, blob: are not requests)."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname != HOST
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if CHROMIUM is None:  # the autouse skip already ran; this keeps the fixture safe on its own
+        pytest.skip("no Chromium found")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page_log() -> PageLog:
+    return PageLog()
+
+
+@pytest.fixture
+def open_page(browser, page_log: PageLog, request) -> Iterator[Callable[..., object]]:
+    """A factory of recorded pages: ``open_page(viewport=PHONE, color_scheme="dark")``."""
+    contexts = []
+    pages = request.node.stash.setdefault(PAGES_KEY, [])
+
+    def _abort_external(route) -> None:
+        if is_external(route.request.url):
+            route.abort()
+        else:
+            route.continue_()
+
+    def _open(viewport: dict = DESKTOP, color_scheme: str = "light"):
+        context = browser.new_context(viewport=viewport, color_scheme=color_scheme, service_workers="block")
+        context.set_default_timeout(10_000)
+        context.route("**/*", _abort_external)
+        contexts.append(context)
+        page = context.new_page()
+
+        def on_console(msg) -> None:
+            text = f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')}) on {page.url}"
+            if msg.type == "error":
+                page_log.console_errors.append(text)
+            elif msg.type == "warning":
+                page_log.console_warnings.append(text)
+
+        def on_request(req) -> None:
+            if is_external(req.url):
+                page_log.external_requests.append(f"{req.url} (from {page.url})")
+
+        def on_failed(req) -> None:
+            # External requests are aborted on purpose (and recorded); ERR_ABORTED is a
+            # request cut short by leaving the page, which a reader does all the time.
+            if not is_external(req.url) and "ERR_ABORTED" not in (req.failure or ""):
+                page_log.failed_requests.append(f"{req.method} {req.url}: {req.failure}")
+
+        def on_response(resp) -> None:
+            if resp.status >= 400:
+                page_log.failed_requests.append(f"{resp.request.method} {resp.url}: HTTP {resp.status}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: page_log.console_errors.append(f"uncaught {exc} on {page.url}"))
+        page.on("request", on_request)
+        page.on("requestfailed", on_failed)
+        page.on("response", on_response)
+        pages.append(page)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(open_page):
+    """A desktop-sized page in light mode."""
+    return open_page()
+
+
+@pytest.fixture
+def axe_source() -> str:
+    if not AXE.is_file():
+        pytest.skip(f"axe-core is not installed at {AXE.relative_to(REPO)}: run `npm ci`")
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    pages = item.stash.get(PAGES_KEY, [])
+    if not pages:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", item.nodeid.split("::", 1)[-1]).strip("_")
+    for i, page in enumerate(pages):
+        path = ARTIFACTS / (f"{name}.png" if i == 0 else f"{name}-{i}.png")
+        try:
+            page.screenshot(path=str(path), full_page=True)
+        except Exception as e:  # a closed or crashed page must not hide the test's own failure
+            report.sections.append(("screenshot", f"could not save {path}: {e}"))
+        else:
+            report.sections.append(("screenshot", f"saved {path}"))

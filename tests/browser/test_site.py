@@ -1,0 +1,193 @@
+"""The built mission site in a real Chromium: what a reader sees and does."""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SERIOUS = ("serious", "critical")
+PHONE = {"width": 390, "height": 844}
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+
+
+def wait_ready(page) -> None:
+    """Material has started (its components are mounted) and KaTeX has run."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => typeof document$ !== 'undefined'")
+    page.wait_for_function("() => document.querySelectorAll('.arithmatex:not([data-rendered])').length === 0")
+
+
+def visit(page, url: str) -> None:
+    response = page.goto(url)
+    assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
+    wait_ready(page)
+
+
+def article_links(page) -> list[str]:
+    """Absolute URLs of the links in the page's content (not the header or navigation)."""
+    return page.eval_on_selector_all("article.md-content__inner a[href]", "els => els.map(e => e.href)")
+
+
+def paper_path(url: str) -> str:
+    return urlsplit(url).path
+
+
+def search_phrase(paper: dict, papers: list[dict], words: int = 4) -> str:
+    """The run of ``words`` consecutive words of the abstract that the other abstracts share least."""
+    docs = [set(w.casefold() for w in _WORD.findall(p["abstract"])) for p in papers]
+    df = Counter(w for d in docs for w in d)
+    tokens = _WORD.findall(paper["abstract"])
+    idf = [math.log(len(papers) / df[t.casefold()]) for t in tokens]
+    best = max(range(len(tokens) - words + 1), key=lambda i: (sum(idf[i : i + words]), -i))
+    return " ".join(tokens[best : best + words])
+
+
+def math_papers(papers: list[dict]) -> list[dict]:
+    return [p for p in papers if re.search(r"\$[^$]+\$|\\\(", p["abstract"])]
+
+
+def showcase(papers: list[dict]) -> dict:
+    """A paper page with as much on it as possible: math, topics, links."""
+    return max(papers, key=lambda p: (bool(math_papers([p])), len(p["tags"]), len(p["links"]), p["id"]))
+
+
+# -- loading ------------------------------------------------------------------
+
+
+def test_home_page_loads_without_errors_or_other_hosts(page, page_log, site_url):
+    visit(page, site_url)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").first.inner_text() == "ML Paper Digest"
+    assert page_log.console_errors == []
+    assert page_log.failed_requests == []
+    assert page_log.external_requests == []
+
+
+# -- search -------------------------------------------------------------------
+
+
+def test_search_finds_a_paper_by_a_phrase_of_its_abstract(page, page_log, site_url, papers):
+    paper = sorted(papers, key=lambda p: p["id"])[0]
+    phrase = search_phrase(paper, papers)
+    visit(page, site_url)
+    box = page.locator("input.md-search__input")
+    box.click()
+    page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
+    box.press_sequentially(phrase)  # Material reads the query on keyup, so type it: fill() would not search
+    results = page.locator(".md-search-result__item > a.md-search-result__link")
+    results.first.wait_for(state="visible")
+    hrefs = [paper_path(urljoin(page.url, h)) for h in results.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+    want = "/" + paper["url"]
+    assert want in hrefs[:3], f"searching {phrase!r}: {want} not among the first results {hrefs[:5]}"
+    assert page_log.problems() == []
+
+
+# -- topics -------------------------------------------------------------------
+
+
+def test_topic_chip_leads_to_a_topic_page_listing_the_paper(page, page_log, site_url, papers):
+    paper = showcase(papers)
+    visit(page, site_url + paper["url"])
+    chip = page.locator(".digest-topics a.md-tag").first
+    name = chip.inner_text().strip()
+    assert name == paper["tags"][0]
+    chip.click()
+    page.wait_for_url(re.compile(r"/topics/[^/]+/$"))
+    wait_ready(page)
+    assert page.locator("article h1").first.inner_text().strip() == name
+    listed = {paper_path(u) for u in article_links(page)}
+    assert "/" + paper["url"] in listed
+    assert page_log.problems() == []
+
+
+# -- math ---------------------------------------------------------------------
+
+
+def test_math_in_abstracts_is_rendered_by_katex(page, page_log, site_url, papers):
+    with_math = math_papers(papers)
+    assert with_math, "the mission seeds have abstracts with $...$ math; papers.json shows none"
+    for paper in with_math:
+        visit(page, site_url + paper["url"])
+        abstract = page.locator(".digest-abstract")
+        assert abstract.locator(".katex").count() > 0, f"{paper['url']}: no .katex element"
+        text = abstract.inner_text()
+        leftover = re.findall(r"\$[^$\n]+\$|\\\(|\\\)|\\\[|\\\]", text)
+        assert leftover == [], f"{paper['url']}: raw TeX left in the visible abstract: {leftover}"
+        errors = abstract.locator(".katex-error").all_inner_texts()
+        assert errors == [], f"{paper['url']}: KaTeX could not render {errors}"
+    assert page_log.problems() == []
+
+
+# -- the list -----------------------------------------------------------------
+
+
+def test_list_page_holds_each_paper_once(page, page_log, site_url, papers):
+    visit(page, site_url + "list/")
+    listed = Counter(p for p in map(paper_path, article_links(page)) if p.startswith("/papers/"))
+    twice = sorted(p for p, n in listed.items() if n > 1)
+    assert twice == [], f"listed more than once: {twice}"
+    assert sorted(listed) == sorted("/" + p["url"] for p in papers)
+    assert page_log.problems() == []
+
+
+# -- palette ------------------------------------------------------------------
+
+
+def test_palette_toggle_switches_dark_mode(page, page_log, site_url):
+    visit(page, site_url)
+    scheme = "() => document.body.getAttribute('data-md-color-scheme')"
+    assert page.evaluate(scheme) == "default"
+    page.locator("form[data-md-component=palette] label:not([hidden])").click()
+    page.wait_for_function(f"() => ({scheme})() === 'slate'")
+    page.locator("form[data-md-component=palette] label:not([hidden])").click()
+    page.wait_for_function(f"() => ({scheme})() === 'default'")
+    assert page_log.problems() == []
+
+
+# -- phones -------------------------------------------------------------------
+
+
+def test_nothing_scrolls_sideways_on_a_phone(open_page, page_log, site_url, papers, mission_site):
+    page = open_page(viewport=PHONE)
+    topics = sorted(p.parent.name for p in (mission_site.site / "topics").glob("*/index.html"))
+    urls = ["", "list/", "topics/", f"topics/{topics[0]}/"] + [p["url"] for p in papers]
+    too_wide = []
+    for path in urls:
+        visit(page, site_url + path)
+        width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        if width > inner:
+            too_wide.append(f"/{path}: {width}px wide in a {inner}px window")
+    assert too_wide == []
+    assert page_log.problems() == []
+
+
+# -- accessibility ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["home", "paper", "topic", "list"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(open_page, page_log, site_url, papers, axe_source, which, scheme):
+    paper = showcase(papers)
+    page = open_page(color_scheme=scheme)
+    if which == "topic":
+        visit(page, site_url + paper["url"])
+        path = paper_path(urljoin(page.url, page.locator(".digest-topics a.md-tag").first.get_attribute("href")))
+    else:
+        path = "/" + {"home": "", "paper": paper["url"], "list": "list/"}[which]
+    visit(page, site_url + path.lstrip("/"))
+    page.add_script_tag(content=axe_source)
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
+    )
+    serious = [v for v in violations if v["impact"] in SERIOUS]
+    assert serious == [], f"{path} ({scheme}):\n" + "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in serious
+    )
+    assert page_log.problems() == []
