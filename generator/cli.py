@@ -10,7 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .build import build, display_path, parse_all, read_seeds, seed_paths
+from .build import build, display_path, load_curation, parse_all, read_seeds, seed_paths
 from .errors import ErrorList, GeneratorError
 from .tag import load_taxonomy
 from .validate import check, errors_markdown, report_markdown, report_text
@@ -60,7 +60,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             sys.stdout.write(errors_markdown(_messages(e)))
         raise
     existing = parse_all(read_seeds(existing_paths))
-    _, verdicts = check(existing, submitted, topics)
+    curation = load_curation([args.seeds])
+    _, verdicts = check(existing, submitted, topics, curation)
     report = report_markdown(verdicts, args.site_url) if args.format == "markdown" else report_text(verdicts)
     sys.stdout.write(report)
     return 0

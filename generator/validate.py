@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .build import derive
+from .curate import Curation
 from .clean import escape_markdown
 from .model import Digest, Paper, Source, Topic
 
@@ -21,11 +22,27 @@ class Verdict:
     paper: Paper  # the paper it ends up in (merged with whatever it duplicates)
     status: str  # "new", "duplicate" (of a paper in the digest), "repeat" (earlier in the checked files)
     duplicate_of: Source | None = None
+    existing: Paper | None = None  # for a duplicate: the paper as the site shows it now
+
+    @property
+    def existing_title(self) -> str:
+        """The title a contributor finds on the site today (the merged paper may be retitled)."""
+        return (self.existing or self.paper).title
 
 
-def check(existing: Sequence[Paper], submitted: Sequence[Paper], topics: Sequence[Topic]) -> tuple[Digest, list[Verdict]]:
-    """Verdicts for every submitted abstract, in file and line order."""
-    digest = derive([*existing, *submitted], topics)
+def check(
+    existing: Sequence[Paper],
+    submitted: Sequence[Paper],
+    topics: Sequence[Topic],
+    curation: Curation | None = None,
+) -> tuple[Digest, list[Verdict]]:
+    """Verdicts for every submitted abstract, in file and line order.
+
+    ``curation`` is the digest's curation file: a duplicate is named by the title the
+    site shows, which a maintainer may have corrected.
+    """
+    digest = derive([*existing, *submitted], topics, curation)
+    before = {s: p for p in derive(existing, topics, curation) for s in p.sources} if existing else {}
     new_sources = {s for p in submitted for s in p.sources}
     verdicts: list[Verdict] = []
     for paper in digest:
@@ -33,7 +50,7 @@ def check(existing: Sequence[Paper], submitted: Sequence[Paper], topics: Sequenc
         mine = [s for s in paper.sources if s in new_sources]
         for i, src in enumerate(mine):
             if old:
-                verdicts.append(Verdict(src, paper, "duplicate", old[0]))
+                verdicts.append(Verdict(src, paper, "duplicate", old[0], before.get(old[0])))
             elif i:
                 verdicts.append(Verdict(src, paper, "repeat", mine[0]))
             else:
@@ -45,7 +62,7 @@ def _status_text(v: Verdict) -> str:
     if v.status == "new":
         return "new"
     if v.status == "duplicate":
-        return f"duplicate of {v.paper.title!r} ({v.duplicate_of})"
+        return f"duplicate of {v.existing_title!r} ({v.duplicate_of})"
     return f"repeats the abstract at line {v.duplicate_of.line}"
 
 
@@ -87,7 +104,8 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
         ]
         for v in rows:
             if v.status == "duplicate":
-                target = f"[{_cell(v.paper.title)}]({base}{'papers/' + v.paper.id + '/'})" if base else _cell(v.paper.title)
+                title = _cell(v.existing_title)
+                target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
                 status = f"duplicate of {target} (`{v.duplicate_of}`)"
             elif v.status == "repeat":
                 status = f"repeats line {v.duplicate_of.line} of this file"

@@ -1,0 +1,161 @@
+"""`validate`: what the digest makes of a new seed file, for the contributor and the pull request."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_generator
+from generator import curate
+from generator.build import derive, parse_all
+from generator.clean import escape_markdown as md
+from generator.model import Paper
+from generator.parse import parse_seed
+from generator.tag import load_taxonomy
+from generator.validate import Verdict, check, report_markdown, report_text
+from test_cli import fingerprint
+from test_parse import A1, A3
+
+MISSION = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
+CURATED_TITLE = "ConsMSA: Semantic Distribution Consistency (as curated)"
+CURATION = f'6234d1eff21f:\n  title: "{CURATED_TITLE}"\n'
+
+
+def mission_abstract(line: int) -> str:
+    [p] = [p for p in parse_seed(MISSION.read_bytes(), "m.txt") if p.source.line == line]
+    return p.text
+
+
+def new_seed() -> str:
+    """A contribution: two new papers, a repeat inside the file, and a variant of a paper already in seeds/."""
+    variant = mission_abstract(31) + " Code is available at https://github.com/example/consmsa."
+    return "\n".join(
+        [
+            "NeurIPS 2025 Papers",
+            "",
+            A1,  # line 3: new
+            "",
+            *textwrap.wrap(variant, 70),  # line 5: duplicate of seeds/000...:31 and seeds/004...:23
+        ]
+        + ["", *textwrap.wrap(A1, 50)]  # a repeat of line 3
+        + ["", A3, ""]
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    (tmp_path / "seeds" / "curation.yml").write_text(CURATION, encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "contribute.md").write_text("# Contribute\n", encoding="utf-8")
+    (tmp_path / "new.txt").write_text(new_seed(), encoding="utf-8")
+    return tmp_path
+
+
+def expected_papers(project: Path) -> dict[int, Paper]:
+    """line of new.txt -> the paper the digest makes of it, as `build` would."""
+    seeds = sorted((project / "seeds").glob("*.txt"))
+    existing = parse_all([(f"seeds/{p.name}", p.read_bytes()) for p in seeds])
+    submitted = parse_all([("new.txt", (project / "new.txt").read_bytes())])
+    curation = curate.load_curation(project / "seeds" / "curation.yml", "seeds/curation.yml")
+    digest = derive([*existing, *submitted], load_taxonomy(), curation)
+    return {s.line: p for p in digest for s in p.sources if s.file == "new.txt"}
+
+
+def test_check_gives_one_verdict_per_submitted_abstract(project):
+    topics = load_taxonomy()
+    existing = parse_all([(f"seeds/{p.name}", p.read_bytes()) for p in sorted((project / "seeds").glob("*.txt"))])
+    submitted = parse_all([("new.txt", (project / "new.txt").read_bytes())])
+    curation = curate.load_curation(project / "seeds" / "curation.yml", "seeds/curation.yml")
+    _, verdicts = check(existing, submitted, topics, curation)
+    repeat, last = _lines(project)
+    assert [(str(v.source), v.status, v.duplicate_of and str(v.duplicate_of)) for v in verdicts] == [
+        ("new.txt:3", "new", None),
+        ("new.txt:5", "duplicate", "seeds/000_ca08d30626a6d4f8.txt:31"),
+        (f"new.txt:{repeat}", "repeat", "new.txt:3"),
+        (f"new.txt:{last}", "new", None),
+    ]
+    dup = verdicts[1]
+    assert dup.existing_title == CURATED_TITLE
+    assert [str(s) for s in dup.paper.sources] == [
+        "new.txt:5", "seeds/000_ca08d30626a6d4f8.txt:31", "seeds/004_a8c92079105dd28c.txt:23"
+    ]
+
+
+def _lines(project: Path) -> tuple[int, int]:
+    """(line of the repeat, line of A3) in new.txt."""
+    lines = (project / "new.txt").read_text(encoding="utf-8").split("\n")
+    starts = [i + 1 for i, l in enumerate(lines) if l and (i == 0 or not lines[i - 1])]
+    return starts[3], starts[4]
+
+
+def test_validate_text_report(project):
+    before = fingerprint(project)
+    result = run_generator("validate", "new.txt", cwd=project)
+    assert fingerprint(project) == before
+    papers = expected_papers(project)
+    repeat, last = _lines(project)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (
+        "new.txt: 4 abstract(s)\n"
+        "  line 3: new\n"
+        f"    title: {papers[3].title}\n"
+        f"    tags:  {', '.join(papers[3].tags)}\n"
+        f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31)\n"
+        f"  line {repeat}: repeats the abstract at line 3\n"
+        f"  line {last}: new\n"
+        f"    title: {papers[last].title}\n"
+        f"    tags:  {', '.join(papers[last].tags)}\n"
+    )
+    assert papers[3].title and papers[3].tags and papers[last].title and papers[last].tags
+
+
+def test_validate_markdown_report(project):
+    before = fingerprint(project)
+    result = run_generator("validate", "new.txt", "--format", "markdown", "--site-url", "https://digest.example/", cwd=project)
+    assert fingerprint(project) == before
+    papers = expected_papers(project)
+    repeat, last = _lines(project)
+    def row(line: int, status: str) -> str:
+        p = papers[line]
+        return f"| {line} | {md(p.title)} | {md(', '.join(p.tags))} | {status} |"
+
+    dup = papers[5]
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "\n".join(
+        [
+            "## Seed check",
+            "",
+            "### `new.txt`",
+            "",
+            "4 abstract(s): 2 new, 2 duplicate(s).",
+            "",
+            "| Line | Title | Tags | Status |",
+            "| ---: | --- | --- | --- |",
+            row(3, "new"),
+            row(5, f"duplicate of [{md(CURATED_TITLE)}](https://digest.example/papers/{dup.id}/) "
+                   "(`seeds/000_ca08d30626a6d4f8.txt:31`)"),
+            row(repeat, "repeats line 3 of this file"),
+            row(last, "new"),
+            "",
+        ]
+    )
+
+
+def test_validate_a_file_already_in_seeds_is_not_its_own_duplicate(project):
+    result = run_generator("validate", "seeds/004_a8c92079105dd28c.txt", cwd=project)
+    assert result.returncode == 0
+    assert result.stdout.startswith("seeds/004_a8c92079105dd28c.txt: 19 abstract(s)\n  line 3: new\n")
+    assert "  line 23: duplicate of 'ConsMSA: Semantic Distribution Consistency (as curated)' " \
+           "(seeds/000_ca08d30626a6d4f8.txt:31)\n" in result.stdout
+    assert result.stdout.count("duplicate of") == 2
+
+
+def test_report_text_without_a_digest():
+    [p] = parse_seed(f"X 2020 Papers\n\n{A1}\n".encode(), "a.txt")
+    p2 = Paper(**{**p.__dict__, "title": "T", "tags": ("Graph Learning",)})
+    verdicts = [Verdict(p.source, p2, "new")]
+    assert report_text(verdicts) == "a.txt: 1 abstract(s)\n  line 3: new\n    title: T\n    tags:  Graph Learning\n"
+    assert report_markdown(verdicts).endswith("| 3 | T | Graph Learning | new |\n")
