@@ -1,0 +1,95 @@
+"""The whole pipeline in-process: gather everything, then write; a failed build writes nothing."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from generator.build import build, seed_paths
+from generator.errors import ErrorList, SeedError
+from test_cli import fingerprint
+from test_parse import A1, A2, A3, BROKEN
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # sources are named relative to the working directory, as for a user
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    (tmp_path / "docs" / "assets").mkdir(parents=True)
+    (tmp_path / "docs" / "contribute.md").write_text("# Contribute\n", encoding="utf-8")
+    (tmp_path / "docs" / "assets" / "digest.css").write_text("body {}\n", encoding="utf-8")
+    return tmp_path
+
+
+def papers_json(docs: Path) -> list[dict]:
+    return json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
+
+
+def test_build_the_mission_seeds(project):
+    result = build([Path("seeds")], Path("docs"))
+    assert (len(result.digest), result.seed_files, result.removed) == (36, 2, 0)
+    assert sum(p.merged for p in result.digest) == 2
+    papers = papers_json(project / "docs")
+    assert [p["id"] for p in papers] == sorted(p.id for p in result.digest)
+    assert result.written == len(list((project / "docs").rglob("*.*"))) - 2  # all but the hand-written pages
+    assert sorted(f.name for f in (project / "docs" / "papers").iterdir()) == sorted(f"{p['id']}.md" for p in papers)
+    assert {s["file"] for p in papers for s in p["sources"]} == {
+        "seeds/000_ca08d30626a6d4f8.txt", "seeds/004_a8c92079105dd28c.txt"
+    }
+
+
+def test_rebuild_writes_nothing_and_a_new_seed_only_what_changed(project):
+    build([Path("seeds")], Path("docs"))
+    again = build([Path("seeds")], Path("docs"))
+    assert (again.written, again.removed) == (0, 0)
+    shutil.copy(FIXTURES / "seed_crlf_bom.txt", project / "seeds" / "neurips.txt")
+    more = build([Path("seeds")], Path("docs"))
+    assert len(more.digest) == 39
+    assert 3 < more.written < 30 and more.removed == 0
+    abstracts = {p["abstract"]: p["sources"] for p in papers_json(project / "docs")}
+    assert [abstracts[a] for a in (A1, A2, A3)] == [
+        [{"file": "seeds/neurips.txt", "line": n}] for n in (3, 13, 23)
+    ]
+
+
+def test_removing_a_seed_removes_its_pages(project):
+    shutil.copy(FIXTURES / "seed_crlf_bom.txt", project / "seeds" / "neurips.txt")
+    build([Path("seeds")], Path("docs"))
+    (project / "seeds" / "neurips.txt").unlink()
+    result = build([Path("seeds")], Path("docs"))
+    assert len(result.digest) == 36
+    assert result.removed >= 3  # the three paper pages, and any topic or venue page only they had
+    assert not (project / "docs" / "venues" / "neurips-2025.md").exists()
+    assert (project / "docs" / "contribute.md").read_text(encoding="utf-8") == "# Contribute\n"
+
+
+@pytest.mark.parametrize("name", ["seed_several_problems.txt", "seed_not_utf8.txt"])
+def test_a_failed_build_writes_nothing(project, name):
+    build([Path("seeds")], Path("docs"))
+    shutil.copy(FIXTURES / name, project / "seeds" / name)
+    before = fingerprint(project / "docs")
+    with pytest.raises((SeedError, ErrorList)) as info:
+        build([Path("seeds")], Path("docs"))
+    assert [str(e) for e in getattr(info.value, "errors", [info.value])] == BROKEN[name]
+    assert fingerprint(project / "docs") == before
+
+
+def test_seed_paths_are_every_txt_file_sorted_and_recursive(project):
+    (project / "seeds" / "sub").mkdir()
+    (project / "seeds" / "sub" / "a.txt").write_text("x", encoding="utf-8")
+    (project / "seeds" / "notes.md").write_text("x", encoding="utf-8")
+    assert [p.as_posix() for p in seed_paths([Path("seeds")])] == [
+        "seeds/000_ca08d30626a6d4f8.txt", "seeds/004_a8c92079105dd28c.txt", "seeds/sub/a.txt"
+    ]
+
+
+def test_no_seed_files(project):
+    (project / "empty").mkdir()
+    with pytest.raises(SeedError) as info:
+        build([Path("empty")], Path("docs"))
+    assert str(info.value) == "empty: no seed files (*.txt) found"
