@@ -103,6 +103,7 @@ def trim_url(url: str) -> str:
     return url
 
 
+@lru_cache(maxsize=1 << 15)  # links are extracted at parse, the Markdown written at render
 def segments(text: str) -> tuple[Seg, ...]:
     """Split an abstract into segments; text outside recognised syntax stays text."""
     out: list[Seg] = []
@@ -242,14 +243,20 @@ def extract_links(text: str) -> tuple[Link, ...]:
 # so the generated Markdown remains readable; a period after a digit is escaped
 # because "1. " opens an ordered list.
 _SYNTAX = "!#$&()*+-:<>[\\]^_`{|}~"
-_ESCAPE_TABLE = str.maketrans({c: f"&#{ord(c)};" for c in _SYNTAX})
-_DIGIT_DOT = re.compile(r"(?<=\d)\.")
+_ENTITY = {c: f"&#{ord(c)};" for c in _SYNTAX + "."}
+_TO_ESCAPE = re.compile("[" + re.escape(_SYNTAX) + r"]|(?<=\d)\.")
 _WS = re.compile(r"\s+")
+
+
+def _entity(m: re.Match) -> str:
+    return _ENTITY[m.group()]
 
 
 def escape_markdown(text: str) -> str:
     """Text that Markdown shows as itself: syntax characters as character references."""
-    return _DIGIT_DOT.sub("&#46;", _WS.sub(" ", text).translate(_ESCAPE_TABLE))
+    if "  " in text or "\n" in text or "\t" in text:
+        text = _WS.sub(" ", text)
+    return _TO_ESCAPE.sub(_entity, text)
 
 
 def _safe_href(url: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterable
+from functools import lru_cache
 
 import yaml
 from slugify import slugify
@@ -18,9 +19,16 @@ from .clean import escape_markdown, first_sentence, to_markdown
 from .model import Digest, Paper, Topic
 
 try:  # libyaml's emitter is about four times faster; PyYAML wheels ship it
-    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeDumper as _BaseDumper
 except ImportError:  # pragma: no cover
-    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeDumper as _BaseDumper  # type: ignore[assignment]
+
+
+class _Dumper(_BaseDumper):
+    """Front matter never repeats an object on purpose: no anchors, and no alias bookkeeping."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
 
 GENERATED_DIRS = ("papers", "topics", "venues")
 GENERATED_FILES = ("index.md", "list.md", "papers.json")
@@ -42,6 +50,7 @@ def paper_url(p: Paper) -> str:
     return f"papers/{p.id}/"
 
 
+@lru_cache(maxsize=4096)
 def venue_slug(venue: str, year: int) -> str:
     return slugify(f"{venue} {year}")
 
@@ -74,12 +83,25 @@ def render_paper(p: Paper, slugs: dict[str, str]) -> str:
     return front_matter(meta) + "\n" + to_markdown(p.text) + "\n"
 
 
-def _entry(p: Paper, prefix: str, detail: str = "") -> str:
+@lru_cache(maxsize=1 << 16)
+def _md_cached(text: str) -> str:
+    """Titles and first sentences are listed on several pages; strings hash once."""
+    return escape_markdown(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _summary_md(text: str, venue: str, year: int) -> str:
+    """Venue and first sentence: the same on every topic and venue page that lists the paper."""
+    return f" · {escape_markdown(f'{venue} {year}')}  \n  {to_markdown(first_sentence(text))}"
+
+
+def _title_md(p: Paper) -> str:
+    return _md_cached(p.title)
+
+
+def _entry(p: Paper, prefix: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    line = f"- [{escape_markdown(p.title)}]({prefix}{paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
-    if detail:
-        line += f" · {detail}"
-    return line + f"  \n  {to_markdown(first_sentence(p.text))}"
+    return f"- [{_title_md(p)}]({prefix}{paper_path(p)}){_summary_md(p.text, p.venue, p.year)}"
 
 
 def _by_title(papers: Iterable[Paper]) -> list[Paper]:
@@ -133,7 +155,7 @@ def render_list(papers: list[Paper]) -> str:
         "",
     ]
     for p in _by_title(papers):
-        item = f"- [{escape_markdown(p.title)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
+        item = f"- [{_title_md(p)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
         if p.merged:
             where = ", ".join(escape_markdown(str(s)) for s in p.sources)
             item += f" · merged from {len(p.sources)} submissions: {where}"
