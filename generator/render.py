@@ -15,7 +15,7 @@ from functools import lru_cache
 import yaml
 from slugify import slugify
 
-from .clean import escape_markdown, first_sentence, to_markdown
+from .clean import escape_markdown, first_sentence, to_markdown, to_plain
 from .model import Digest, Paper, Topic
 
 try:  # libyaml's emitter is about four times faster; PyYAML wheels ship it
@@ -79,7 +79,8 @@ def render_paper(p: Paper, slugs: dict[str, str]) -> str:
         meta["note"] = p.note
     if p.featured:
         meta["featured"] = True
-    meta["description"] = first_sentence(p.text, 160)
+    # Material writes the description into a <meta content="..."> attribute unescaped.
+    meta["description"] = html.escape(to_plain(first_sentence(p.text, 160)), quote=True)
     return front_matter(meta) + "\n" + to_markdown(p.text) + "\n"
 
 
