@@ -105,11 +105,16 @@ _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 _ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
 _WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such"})
 _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
+# "Voxel-Accelerated NeRF": a hyphenated compound in Title Case that a capitalised word follows
+# is the start of a spelled-out name, not the name itself
+_TITLE_COMPOUND = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 _HYPHEN_SPLIT = re.compile(r"(?<=[-–])")
 _ODD_CAPS = re.compile(r"^[A-Z]{2}[a-z][^A-Z]*$")
 _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 _THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
 _ARTICLES = frozenset({"a", "an", "the"})
+_LIGHT_VERBS = frozenset(_W["light_verbs"])
+_LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
 _APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
 _LEAD_IN = re.compile(
     r"^(?:(?:recent|rapid|significant|remarkable|great)\s+)?(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
@@ -371,11 +376,21 @@ def _name_span(tokens: list[str], i: int) -> int:
 
 
 def _desc_clause(tokens: list[str], i: int) -> list[str]:
-    """``that monitors and mitigates X`` at ``i`` as ``for Monitoring and Mitigating X``."""
+    """``that monitors and mitigates X`` at ``i`` as ``for Monitoring and Mitigating X``.
+
+    A light verb says nothing itself: ``that offers a reliable assessment of X`` is
+    ``for Reliable Assessment of X``.
+    """
     if i + 1 < len(tokens) and tokens[i].lower() in ("that", "which"):
         j = i + 1
         while j < len(tokens) and tokens[j].endswith("ly"):
             j += 1
+        if j < len(tokens) and tokens[j].lower() in _LIGHT_VERBS:
+            j += 1
+            while j < len(tokens) and (tokens[j].lower() in _ARTICLES or tokens[j].lower() in _LIGHT_FILLERS):
+                j += 1
+            obj = _drop_fillers(_phrase(tokens, j, limit=14))
+            return ["for"] + obj if len(obj) >= 2 else []
         words: list[str] = []
         while j < len(tokens) and _THIRD_PERSON.match(tokens[j]) and tokens[j] not in _BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
             words.append(_gerund(_stem(tokens[j])))
@@ -400,7 +415,8 @@ def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
     """A description phrase, with a following "that VERBs ..." clause when it has no preposition."""
     if phrase and not any(w.lower() in _PREPOSITIONS for w in phrase):
         j = i + len(phrase)
-        while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 4:
+        while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 8 \
+                and tokens[j] not in (";", ":") and tokens[j].lower() not in ("we", "our", "is", "are", "to", "while"):
             j += 1
         return phrase + _desc_clause(tokens, j)
     return phrase
@@ -437,6 +453,16 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
     return []
 
 
+def _paren_name(tokens: list[str], i: int) -> tuple[str, int] | None:
+    """``(NAME)`` or ``(or NAME)`` at ``i``: the name and the index after the bracket."""
+    j = i + 1
+    if j < len(tokens) and tokens[j].lower() in ("or", "dubbed", "called", "named"):
+        j += 1
+    if j + 1 < len(tokens) and tokens[j + 1] == ")" and _is_nameish(tokens[j]):
+        return tokens[j], j + 2
+    return None
+
+
 def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[int, tuple[int, int, str]]) -> _Contribution | None:
     """The named contribution in the object of "we propose ..." (tokens from ``start``)."""
     long_at = {d[0]: (i, d) for i, d in defs.items() if d[0] >= start}
@@ -452,10 +478,10 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
-        if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _is_nameish(tokens[i + 1]) and pre \
-                and not any(w.lower() in _PREPOSITIONS for w in pre):
+        paren = _paren_name(tokens, i) if tok == "(" else None
+        if paren and pre and not any(w.lower() in _PREPOSITIONS for w in pre):
             desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"]]
-            return _Contribution(tokens[i + 1], [], _described(tokens, i + 3, desc) if desc else [], 4)
+            return _Contribution(paren[0], [], _described(tokens, paren[1], desc) if desc else [], 4)
         if tok in "([":
             i = _skip_parenthetical(tokens, i)
             continue
@@ -466,7 +492,10 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if " ".join(tokens[i:i + n]) == b and (n > 1 or _is_nameish(b)):
                 after = _appositive(tokens, i + n)
                 return _Contribution(b, _expansion(tokens, i + n), after or _drop_fillers(pre), 5)
-        if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS):
+        if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
+                and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
+                and (pre and pre[-1].lower() in _W["naming_verbs"]
+                     or not any(_paren_name(tokens, k) for k in range(i + 1, min(i + 5, len(tokens))) if tokens[k] == "(")):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
             introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
                 or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
@@ -558,7 +587,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
                 if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
                     before = tokens[: start - 1]
-                    while before and before[-1] in (",", "is", "are"):
+                    while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
                     j = len(before)
                     while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
