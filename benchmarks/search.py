@@ -1,0 +1,243 @@
+"""How fast a reader gets search answers on a 3,300-paper digest, in Chromium.
+
+Builds a site from a synthetic seed set (benchmarks/corpus.py: real abstracts,
+interleaved so none is a duplicate), serves it on 127.0.0.1 and measures, with the
+browser's own clock (performance.now(), zero at navigation start):
+
+- first answer: a reader opens the home page and types a query the moment the
+  search box works (Material's script has run); the time from navigation start
+  until the first results are on screen. This includes downloading and indexing
+  search_index.json in Material's web worker.
+- later queries: on the same page, the time from the keystroke to the results of
+  each new query (median of the queries).
+
+Targets: first answer <= 1.5 s, median later query <= 0.1 s.
+
+    .venv/bin/python benchmarks/search.py [--papers 3300] [--runs 3] [--site DIR] [--keep]
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import logging
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.corpus import write_seeds  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+HAND_WRITTEN = ("contribute.md", "assets")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+FIRST_QUERY = "neural radiance fields"
+QUERIES = [
+    "music transcription",
+    "signed distance function",
+    "diffusion model",
+    "reinforcement learning",
+    "beat tracking",
+    "large language models",
+    "novel view synthesis",
+    "chord recognition",
+    "dynamic scenes",
+    "implicit surface reconstruction",
+    "source separation",
+    "unlearning",
+    "symbolic music generation",
+    "hash encoding",
+]
+FIRST_TARGET = 1.5
+QUERY_TARGET = 0.1
+log = logging.getLogger("bench.search")
+
+# Installed before any page script: marks the moment results appear on screen
+# (the animation frame after Material puts them into the result list).
+OBSERVE_RESULTS = """
+window.__bench = {first: null};
+document.addEventListener('DOMContentLoaded', () => {
+  const list = document.querySelector('.md-search-result__list');
+  if (!list) return;
+  new MutationObserver((_, obs) => {
+    if (list.children.length && window.__bench.first === null) {
+      window.__bench.first = -1;
+      requestAnimationFrame(() => { window.__bench.first = performance.now(); });
+      obs.disconnect();
+    }
+  }).observe(list, {childList: true});
+});
+"""
+
+# Material reads the query on keyup; a reader's last keystroke is the same event.
+TYPE = """(q) => {
+  const input = document.querySelector('.md-search__input');
+  input.focus();
+  input.value = q;
+  input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  return performance.now();
+}"""
+
+QUERY = """async (q) => {
+  const input = document.querySelector('.md-search__input');
+  const list = document.querySelector('.md-search-result__list');
+  const before = list.firstElementChild;
+  return await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no results for ' + q)), 10000);
+    let t0;
+    new MutationObserver((_, obs) => {
+      if (list.firstElementChild && list.firstElementChild !== before) {
+        obs.disconnect();
+        requestAnimationFrame(() => { clearTimeout(timer); resolve([performance.now() - t0, list.children.length]); });
+      }
+    }).observe(list, {childList: true});
+    t0 = performance.now();
+    input.value = q;
+    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  });
+}"""
+
+
+def find_chromium() -> str:
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    raise SystemExit("no Chromium found (/usr/bin/chromium or `chromium` on PATH)")
+
+
+def build_site(dest: Path, papers: int) -> Path:
+    """Seeds, generated docs and the built site of ``papers`` papers under ``dest``; returns the site folder."""
+    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
+    shutil.copytree(REPO / "overrides", dest / "overrides")
+    docs = dest / "docs"
+    docs.mkdir()
+    for name in HAND_WRITTEN:
+        src = REPO / "docs" / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, docs / name)
+    if not (docs / "assets" / "katex" / "katex.min.js").exists():
+        raise SystemExit("docs/assets/katex is missing: run `make docs` first (it installs KaTeX)")
+    t = time.perf_counter()
+    seeds = write_seeds(dest / "seeds", papers)
+    log.info("wrote %d seed files in %.1fs", len(seeds), time.perf_counter() - t)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "generator", "build", "--docs", str(docs), "--seeds", str(dest / "seeds")],
+                   cwd=dest, env=env, check=True)
+    log.info("generated docs in %.1fs", time.perf_counter() - t)
+    t = time.perf_counter()
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    subprocess.run([str(mkdocs), "build", "--strict", "--quiet", "-f", str(dest / "mkdocs.yml")], cwd=dest, env=env, check=True)
+    log.info("built the site in %.1fs", time.perf_counter() - t)
+    return dest / "site"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def measure(browser, url: str) -> dict:
+    """One cold visit (new browser context, empty cache): first answer, then the later queries."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.add_init_script(OBSERVE_RESULTS)
+        page.goto(url, wait_until="commit")
+        # "Ready" = the box is on the page and Material's script has run (its
+        # document$ exists), polled every frame: the moment a reader could type.
+        page.wait_for_function("() => typeof document$ !== 'undefined' && document.querySelector('.md-search__input')",
+                               polling="raf")
+        typed = page.evaluate(TYPE, FIRST_QUERY)
+        page.wait_for_function("() => window.__bench.first > 0", timeout=30_000)
+        timing = page.evaluate("""() => {
+            const nav = performance.getEntriesByType('navigation')[0];
+            const index = performance.getEntriesByType('resource').find(e => e.name.includes('search_index.json'));
+            return {first: window.__bench.first, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
+                    index_done: index ? index.responseEnd : null, index_bytes: index ? index.encodedBodySize : null};
+        }""")
+        later = []
+        for q in QUERIES:
+            ms, shown = page.evaluate(QUERY, q)
+            later.append((q, ms / 1000, shown))
+        return {**{k: (v / 1000 if k not in ("index_bytes",) and v is not None else v) for k, v in timing.items()},
+                "typed": typed / 1000, "later": later}
+    finally:
+        context.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--papers", type=int, default=3300, help="papers in the synthetic digest (default 3300)")
+    ap.add_argument("--runs", type=int, default=3, help="cold page loads to measure (default 3)")
+    ap.add_argument("--site", type=Path, help="measure this already built site instead of building one")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary build folder and print where it is")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+
+    tmp = None
+    if args.site:
+        site = args.site
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-search-"))
+        site = build_site(tmp, args.papers)
+    try:
+        count = len(json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"])
+        index_mb = (site / "search" / "search_index.json").stat().st_size / 1e6
+        server, url = serve(site)
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+            runs = [measure(browser, url) for _ in range(args.runs)]
+            browser.close()
+        server.shutdown()
+    finally:
+        if tmp and not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp:
+            log.info("kept %s", tmp)
+
+    first = statistics.median(r["first"] for r in runs)
+    per_query = [t for r in runs for _, t, _ in r["later"]]
+    median_q = statistics.median(per_query)
+    print(f"\nSearch on {count} papers (search_index.json {index_mb:.1f} MB), {args.runs} cold loads, Chromium\n")
+    print(f"{'measure':<44} {'median':>8} {'runs':>24} {'target':>8}")
+    print("-" * 88)
+
+    def row(name: str, values: list[float], target: float | None = None) -> None:
+        ok = "" if target is None else (" ok" if statistics.median(values) <= target else " MISSED")
+        shown = ", ".join(f"{v:.3f}" for v in values)
+        print(f"{name:<44} {statistics.median(values):>7.3f}s {shown:>24} {'' if target is None else f'{target:.2f}s'}{ok}")
+
+    row("DOMContentLoaded", [r["dcl"] for r in runs])
+    row("search box ready, query typed", [r["typed"] for r in runs])
+    row("search_index.json downloaded", [r["index_done"] or float("nan") for r in runs])
+    row("page load -> first answer", [r["first"] for r in runs], FIRST_TARGET)
+    row(f"later query (median of {len(QUERIES)} per load)", [statistics.median(t for _, t, _ in r["later"]) for r in runs], QUERY_TARGET)
+    print(f"\nlater queries, all loads: median {median_q:.3f}s, slowest {max(per_query):.3f}s")
+    print("  " + "  ".join(f"{q!r} {t * 1000:.0f}ms" for q, t, _ in runs[-1]["later"]))
+    return 0 if first <= FIRST_TARGET and median_q <= QUERY_TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
