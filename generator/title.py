@@ -79,7 +79,8 @@ _TOKEN = re.compile(r"[^\s,;:()\[\]]+|[,;:()\[\]]")
 _ACTOR = r"(?:we|this\s+(?:paper|work|article|study|thesis|report|letter)|our\s+(?:work|paper|approach)|the\s+(?:paper|present\s+work))"
 _ADVERB = r"(?:\w+ly\s+|further\s+|also\s+|then\s+|here\s+|first\s+|thus\s+|therefore\s+)*"
 _CONTRIBUTION = re.compile(
-    rf"\b(?:{_ACTOR}\s+{_ADVERB}|and\s+)(?:{_alternation(_W['contribution_verbs'])})(?:s|es|d|ed)?\b", re.I
+    rf"\b(?:{_ACTOR}\s+{_ADVERB}|and\s+)(?:{_alternation(_W['contribution_verbs'])})(?:s|es|d|ed)?\b"
+    rf"|\bby\s+(?:{_alternation(_W['contribution_gerunds'])})\b", re.I
 )
 _SUBJECT = re.compile(
     rf"\b{_ACTOR}\s+{_ADVERB}(?:{_alternation(_W['subject_verbs'])})(?:s|es|d|ed)?\b", re.I
@@ -95,7 +96,8 @@ def _forms(verbs: Iterable[str]) -> frozenset[str]:
     return frozenset(f for v in stems for f in (v, v + "s", v + "es", v + "d", v + "ed", v + v[-1:] + "ed"))
 
 
-_CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"])
+_CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"]) | _W["contribution_gerunds"]
+_VERB_FORMS = _CONTRIBUTION_FORMS | _forms(_W["subject_verbs"])
 _NAMING_FORMS = _forms(_W["naming_verbs"])
 _SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "model", "reframe", "reformulate", "treat", "view"})
 _NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
@@ -114,6 +116,7 @@ _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 _THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
 _ARTICLES = frozenset({"a", "an", "the"})
 _LIGHT_VERBS = frozenset(_W["light_verbs"])
+_VAGUE = _W["vague_nouns"]
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
 _APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
 _LEAD_IN = re.compile(
@@ -220,6 +223,10 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                     i += 1
                 i += 1
                 continue
+            if low == "to" and "from" in out[-6:] and i + 1 < len(tokens) and tokens[i + 1].lower() not in _VERB_FORMS:
+                out.append(tok)  # "from dense geometry to compact primitives"
+                i += 1
+                continue
             if low in _CLAUSE or low in _BACKGROUND_VERBS:
                 break
             if subject and _PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
@@ -272,6 +279,8 @@ def _gerund(verb: str) -> str:
 
 def _is_nameish(word: str) -> bool:
     bare = word.strip("\"'“”‘’")
+    if bare[:1].islower() and "-" in bare:
+        return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
     return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
 
 
@@ -390,7 +399,7 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
             while j < len(tokens) and (tokens[j].lower() in _ARTICLES or tokens[j].lower() in _LIGHT_FILLERS):
                 j += 1
             obj = _drop_fillers(_phrase(tokens, j, limit=14))
-            return ["for"] + obj if len(obj) >= 2 else []
+            return ["for"] + obj if len(obj) >= 2 and not any(w.lower() in _ANAPHORA for w in obj) else []
         words: list[str] = []
         while j < len(tokens) and _THIRD_PERSON.match(tokens[j]) and tokens[j] not in _BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
             words.append(_gerund(_stem(tokens[j])))
@@ -399,6 +408,8 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
                 j += 2
                 continue
             obj = _phrase(tokens, j + 1, limit=14)
+            if any(w.lower() in _ANAPHORA for w in obj):
+                return []  # "combines the strengths of these two directions" needs what came before
             return ["for"] + words + obj if obj else []
     return []
 
@@ -492,6 +503,10 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if " ".join(tokens[i:i + n]) == b and (n > 1 or _is_nameish(b)):
                 after = _appositive(tokens, i + n)
                 return _Contribution(b, _expansion(tokens, i + n), after or _drop_fillers(pre), 5)
+        if not pre and _CAPITALISED.match(tok) and i + 2 < len(tokens) and tokens[i + 1] == "," \
+                and tokens[i + 2].lower() in ("a", "an") and tok.lower() not in _COMMON_ACRONYMS:
+            # "we propose Banquet, a system that ...": a capitalised word with an appositive
+            return _Contribution(tok, _expansion(tokens, i + 1), _appositive(tokens, i + 1), 4)
         if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
                 and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
                 and (pre and pre[-1].lower() in _W["naming_verbs"]
@@ -552,7 +567,7 @@ def _question(sentences: list[str]) -> list[str]:
     return []
 
 
-def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str]]:
+def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str], list[str]]:
     """(named contribution, subject phrase, sentences) of one abstract.
 
     ``quick`` stops at a contribution that needs nothing else to make the first title.
@@ -611,7 +626,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 break
     if not subject and not unnamed:
         subject = _question(sentences)
-    return best, subject or unnamed, sentences
+    return best, subject or unnamed, sentences, unnamed
 
 
 def _subject(tokens: list[str]) -> list[str]:
@@ -631,9 +646,18 @@ def _unnamed(tokens: list[str], start: int) -> list[str]:
         words = _phrase(tokens, start + 2)
         return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
     i = start
+    if i + 1 < len(tokens) and tokens[i].lower() == "and" and tokens[i + 1].lower() in _VERB_FORMS:
+        i += 2  # "we propose and investigate the use of X"
     while i < len(tokens) and tokens[i].lower() in _ARTICLES:
         i += 1
-    return _trim(_drop_fillers(_phrase(tokens, i)))
+    if i + 2 < len(tokens) and tokens[i].lower() in ("use", "application", "usage") and tokens[i + 1].lower() == "of":
+        i += 2
+        while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+            i += 1
+    words = _drop_fillers(_phrase(tokens, i))
+    if len(words) <= 3 and not any(w.lower() in _PREPOSITIONS for w in words):
+        words = _described(tokens, i, words)  # "a project that revives X"
+    return _trim(words)
 
 
 # --- composing ------------------------------------------------------------------------------
@@ -717,9 +741,17 @@ def _overlaps(a: list[str], b: list[str]) -> bool:
     return bool(content & {w.lower() for w in b if w.lower() not in _STOP})
 
 
+def _weak(title: str) -> bool:
+    """True for a title whose words after the name say next to nothing."""
+    tail = title.partition(": ")[2] or title
+    content = [w for w in tail.lower().split()
+               if w not in _STOP and w not in _GENERIC and w not in _VAGUE and len(w) > 1 and w[0].isalnum()]
+    return len(content) < 2
+
+
 def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
-    found, subject, sentences = _analyse(text, quick=first_only)
+    found, subject, sentences, unnamed = _analyse(text, quick=first_only)
     # the topic costs a parse and few titles need it
     topic = functools.cache(lambda: _topic(sentences))
     out: list[str] = []
@@ -745,7 +777,7 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
             out.append(_compose(found.name, topic()))
         else:
             out.append(_compose(found.name, []))
-        if first_only:
+        if first_only and not _weak(out[0]):
             return out
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
         if topic() and not _overlaps(head, topic()):
@@ -756,11 +788,20 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
         out.append(_compose("", subject))
     elif subject and topic():
         out.append(_compose("", subject + ["for"] + topic()))
+    if unnamed and unnamed is not subject and not _is_generic(unnamed):
+        out.append(_compose("", unnamed))
     if topic():
         out.append(_compose("", topic()))
     if not out:
         first = _sentences(_strip_markup(text))
         out.append(_compose("", first[0].split() if first else ["Untitled"]))
+    if _weak(out[0]):
+        # "Ambiguity", "Banquet": a title that says nothing yields to one that does
+        strong = next((t for t in out if not _weak(t)), None)
+        if strong is None and topic() and not found:
+            strong = _compose("", _trim(_phrase(_tokens(sentences[0]), 0, limit=12)))
+        if strong and not _weak(strong):
+            out.insert(0, strong)
     seen: set[str] = set()
     return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
 
