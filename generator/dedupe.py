@@ -49,13 +49,9 @@ class _Words:
 
     def ids(self, words: list[str]) -> list[int]:
         cache = self.cache
-        out = []
-        for w in words:
-            h = cache.get(w)
-            if h is None:
-                h = cache[w] = zlib.crc32(w.encode("utf-8"))
-            out.append(h)
-        return out
+        for w in set(words).difference(cache):
+            cache[w] = zlib.crc32(w.encode("utf-8"))
+        return list(map(cache.__getitem__, words))
 
 
 def shingles(text: str, words: _Words | None = None) -> frozenset[int]:
@@ -142,7 +138,7 @@ def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
     for p in papers:
         by_id[p.id].append(p)
     ids = sorted(by_id)
-    exact = [merge(by_id[i]) for i in ids]
+    exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 
     word_hash = _Words()
     sets = [shingles(p.text, word_hash) for p in exact]

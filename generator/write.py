@@ -39,16 +39,24 @@ def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:
             raise BuildError(f"refusing to write {rel}: it is not a generated path", str(docs))
     written = removed = 0
     try:
+        made: set[str] = set()
+        base = os.fspath(docs)
         for rel, content in sorted(files.items()):
-            path = docs / rel
+            # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
+            path = os.path.join(base, rel)
             data = content.encode("utf-8")
             try:
-                if path.read_bytes() == data:
-                    continue
+                with open(path, "rb") as f:
+                    if f.read() == data:
+                        continue
             except FileNotFoundError:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_bytes(data)
+                parent = os.path.dirname(path)
+                if parent not in made:
+                    os.makedirs(parent, exist_ok=True)
+                    made.add(parent)
+            tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.tmp")
+            with open(tmp, "wb") as f:
+                f.write(data)
             os.replace(tmp, path)
             written += 1
         for d in GENERATED_DIRS:
