@@ -821,11 +821,21 @@ def title_papers(papers: Iterable[Paper]) -> list[Paper]:
     ordered = sorted(papers, key=lambda p: p.id)
     taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
     out: list[Paper] = []
+    # the same abstract submitted twice clashes with itself: analyse it once
+    firsts: dict[str, list[str]] = {}
+    alternatives: dict[str, list[str]] = {}
     for paper in ordered:
         if "title" in paper.curated:
             out.append(paper)
             continue
-        options = _candidates(paper.text)
+        if paper.text not in firsts:
+            firsts[paper.text] = _candidates(paper.text, first_only=True)
+        options = firsts[paper.text]
+        if options[0].lower() in taken:
+            # only a clash needs the alternatives, and they cost a second, full analysis
+            if paper.text not in alternatives:
+                alternatives[paper.text] = _candidates(paper.text)
+            options = list(alternatives[paper.text])
         venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
         if venue:
             options.append(f"{options[0]} ({venue})")
