@@ -8,7 +8,6 @@ subject as a noun phrase. The word lists steering this live in ``title_words.yml
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -73,7 +72,6 @@ _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])|([(\[])\s+")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘])")
-_ABBREVIATION = re.compile(r"(?:(?:^|\W)(?:e\.g|i\.e|et al|vs|etc|cf|Fig|Figs|Eq|Eqs|Sec|approx|resp|incl|No|Dr|St)|(?:^|\W)[A-Z])\.$")
 _TOKEN = re.compile(r"[^\s,;:()\[\]]+|[,;:()\[\]]")
 
 _ACTOR = r"(?:we|this\s+(?:paper|work|article|study|thesis|report|letter)|our\s+(?:work|paper|approach)|the\s+(?:paper|present\s+work))"
@@ -146,7 +144,8 @@ def _strip_markup(text: str) -> str:
         text = _MD_ITALIC.sub(r"\1", text).replace("*", "")
     if "--" in text:
         text = _DASHES.sub(lambda m: "—" if len(m.group(0)) == 3 else "–", text)
-    text = " ".join(text.split())
+    if "  " in text or "\n" in text or "\t" in text or "\r" in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())
     if " ," in text or " ." in text or " )" in text or "( " in text or " ;" in text or " :" in text:
         text = _SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), text)
     return text
@@ -164,7 +163,7 @@ def _sentences(text: str) -> list[str]:
     parts = _SENTENCE_END.split(text)
     out: list[str] = []
     for part in parts:
-        if out and _ABBREVIATION.search(out[-1][-9:]):
+        if out and _ends_with_abbreviation(out[-1]):
             out[-1] += " " + part
         else:
             out.append(part)
@@ -173,9 +172,20 @@ def _sentences(text: str) -> list[str]:
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
 
 
+_AVAILABILITY = re.compile(_alternation(_W["availability_words"]))
+_ABBREVIATIONS = frozenset("e.g i.e al vs etc cf Fig Figs Eq Eqs Sec approx resp incl No Dr St".split())
+
+
+def _ends_with_abbreviation(sentence: str) -> bool:
+    """True if the full stop ending ``sentence`` belongs to "e.g.", "et al.", "Fig." or an initial."""
+    if not sentence.endswith("."):
+        return False
+    word = sentence[sentence.rfind(" ") + 1:-1].lstrip("([\"'")
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isupper())
+
+
 def _points_elsewhere(sentence: str) -> bool:
-    low = sentence.lower()
-    return any(phrase in low for phrase in _W["availability_words"])
+    return _AVAILABILITY.search(sentence.lower()) is not None
 
 
 # --- phrases --------------------------------------------------------------------------------
@@ -753,7 +763,12 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
     found, subject, sentences, unnamed = _analyse(text, quick=first_only)
     # the topic costs a parse and few titles need it
-    topic = functools.cache(lambda: _topic(sentences))
+    memo: list[list[str]] = []
+
+    def topic() -> list[str]:
+        if not memo:
+            memo.append(_topic(sentences))
+        return memo[0]
     out: list[str] = []
     if found:
         desc = _trim(found.desc)
