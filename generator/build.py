@@ -18,6 +18,7 @@ from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import GeneratorError, SeedError, raise_all
 from .model import Digest, Paper, Topic
+from .parallel import Background, map_chunks
 from .parse import parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_papers
@@ -61,17 +62,23 @@ def read_seeds(paths: Iterable[Path]) -> list[tuple[str, bytes]]:
     return out
 
 
-def parse_all(seeds: Iterable[tuple[str, bytes]]) -> list[Paper]:
-    """Parse every seed, collecting the problems of all files before raising."""
-    papers: list[Paper] = []
-    errors: list[GeneratorError] = []
+def _parse_chunk(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[list[Paper], list[GeneratorError]]]:
+    """Papers (with their links) and problems of each seed file."""
+    out = []
     for path, data in seeds:
         try:
-            papers.extend(parse_seed(data, path))
+            papers = [replace(p, links=extract_links(p.text)) for p in parse_seed(data, path)]
+            out.append((papers, []))
         except GeneratorError as e:
-            errors.extend(getattr(e, "errors", [e]))
-    raise_all(errors)
-    return [replace(p, links=extract_links(p.text)) for p in papers]
+            out.append(([], list(getattr(e, "errors", [e]))))
+    return out
+
+
+def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
+    """Parse every seed, collecting the problems of all files before raising."""
+    results = map_chunks(_parse_chunk, seeds) if len(seeds) > 1 else _parse_chunk(seeds)
+    raise_all([e for _, errors in results for e in errors])
+    return [p for papers, _ in results for p in papers]
 
 
 def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:
@@ -79,8 +86,13 @@ def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Cu
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
+    # Tags do not depend on titles: one core tags while the other titles.
+    tagging = Background(lambda: tag_papers(merged, topics))
     titled = title_papers(merged)
-    return Digest(tag_papers(titled, topics), topics)
+    tagged = {p.id: p for p in tagging.result()}
+    return Digest(
+        (replace(p, tags=tagged[p.id].tags, tag_evidence=tagged[p.id].tag_evidence) for p in titled), topics
+    )
 
 
 @dataclass
@@ -110,6 +122,6 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     digest = derive(parse_all(seeds), topics, curation)
-    files = render_site(digest, seed_files=len(seeds))
+    files = render_site(digest, seed_files=len(seeds), mapper=map_chunks)
     written, removed = write_tree(docs, files)
     return BuildResult(digest, len(seeds), written, removed, time.perf_counter() - start)

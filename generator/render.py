@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, partial
 
 import yaml
 from slugify import slugify
@@ -29,6 +29,8 @@ class _Dumper(_BaseDumper):
 
     def ignore_aliases(self, data: object) -> bool:
         return True
+
+Mapper = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], list]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
 GENERATED_FILES = ("index.md", "list.md", "papers.json")
@@ -98,6 +100,10 @@ def _summary_md(text: str, venue: str, year: int) -> str:
 
 def _title_md(p: Paper) -> str:
     return _md_cached(p.title)
+
+
+def _render_papers(papers: Sequence[Paper], slugs: dict[str, str]) -> list[str]:
+    return [render_paper(p, slugs) for p in papers]
 
 
 def _entry(p: Paper, prefix: str) -> str:
@@ -224,12 +230,22 @@ def render_json(papers: list[Paper]) -> str:
     return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
 
 
-def render_site(digest: Digest, seed_files: int) -> dict[str, str]:
-    """Every generated file of the site, by path relative to the docs folder."""
+def _serial(fn: Callable[[Sequence[Paper]], list], items: Sequence[Paper]) -> list:
+    return fn(items)
+
+
+def render_site(digest: Digest, seed_files: int, mapper: Mapper = _serial) -> dict[str, str]:
+    """Every generated file of the site, by path relative to the docs folder.
+
+    ``mapper(fn, papers)`` runs ``fn`` over the papers, possibly in chunks on
+    several cores (:func:`generator.parallel.map_chunks`); paper pages are
+    independent of each other, so it changes only the speed.
+    """
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
-    files: dict[str, str] = {paper_path(p): render_paper(p, slugs) for p in papers}
+    pages = mapper(partial(_render_papers, slugs=slugs), papers)
+    files: dict[str, str] = {paper_path(p): page for p, page in zip(papers, pages)}
     for t in digest.topics:
         files[f"topics/{t.slug}.md"] = render_topic(t, by_topic.get(t.name, []))
     files["topics/index.md"] = render_topics_index(digest, by_topic)
