@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from generator.clean import to_plain
 from hostile_html import HOSTILE_SEEDS, MATH_MARK, scan_page, squash, text_of
 
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "background", "srcset", "cite"}
@@ -194,7 +195,7 @@ def test_front_matter_round_trips_the_title(hostile_site):
         meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
         p = papers[meta["id"]]
         assert html.unescape(meta["title"]) == p["title"], path.name
-        assert html.unescape(meta["description"]) in p["abstract"] or meta["description"].endswith("\u2026")
+        assert _unclipped(html.unescape(meta["description"])) in to_plain(p["abstract"]), path.name
         if p["id"] in curation:
             assert p["title"] == curation[p["id"]]["title"]
             assert meta["note"] == curation[p["id"]]["note"]
@@ -208,4 +209,9 @@ def test_title_and_description_are_text_in_the_head(hostile_papers):
         assert title and html.unescape(title.group(1)) == f"{p['title']} - ML Paper Digest", p["url"]
         desc = re.findall(r'<meta name="description" content="([^"]*)">', head)
         assert len(desc) == 1, f"{p['url']}: the description is not one attribute value"
-        assert html.unescape(desc[0]).rstrip(" \u2026").replace(" \u2026", "") in squash(p["abstract"]), p["url"]
+        assert _unclipped(html.unescape(desc[0])) in to_plain(p["abstract"]), p["url"]
+
+
+def _unclipped(description: str) -> str:
+    """A description without the ellipsis that marks where a long first sentence was cut."""
+    return description.removesuffix(" \u2026")

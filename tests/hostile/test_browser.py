@@ -1,0 +1,171 @@
+"""The hostile site in headless Chromium: nothing runs, nothing is fetched, payloads read as text.
+
+Every paper page is opened (served from 127.0.0.1, every other host aborted), the
+mouse passes over the abstract and focus moves through the page, then: no dialog
+opened, no request left 127.0.0.1, no console error or uncaught exception, the live
+DOM (after KaTeX ran) holds no script URL and no markup from the seed, and the page
+does not scroll sideways on a phone. Screenshots go to /tmp/hostile-<id>.png.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HOST = "127.0.0.1"
+CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else shutil.which("chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path("/tmp")
+PHONE = {"width": 390, "height": 844}
+
+# Run in the page after it settled: what the seed might have smuggled into the live DOM.
+LIVE_DOM_CHECK = """
+() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const a of el.attributes) {
+      const v = a.value.replace(/[\\x00-\\x20]/g, '').toLowerCase();
+      if (/^(javascript|data|vbscript):/.test(v) && ['href', 'src', 'action', 'formaction', 'xlink:href'].includes(a.name)) {
+        bad.push(`${el.tagName} ${a.name}=${a.value}`);
+      }
+      if (a.name.startsWith('on') && el.closest('.digest-abstract, h1, .digest-links, .admonition')) {
+        bad.push(`${el.tagName} ${a.name}=${a.value}`);
+      }
+    }
+  }
+  const abstract = document.querySelector('.digest-abstract');
+  for (const el of abstract.querySelectorAll('*')) {
+    if (el.closest('.katex')) continue;  // KaTeX's own rendering of the math
+    const ok = ['P', 'EM', 'STRONG', 'CODE', 'A'].includes(el.tagName)
+      || (el.tagName === 'SPAN' && el.classList.contains('arithmatex'));
+    if (!ok) bad.push(`in the abstract: <${el.tagName.toLowerCase()} ${el.getAttributeNames().join(' ')}>`);
+  }
+  for (const el of document.querySelectorAll('.digest-abstract .katex a, .digest-abstract .katex [href]')) {
+    bad.push(`KaTeX made a link: ${el.outerHTML.slice(0, 200)}`);
+  }
+  return bad;
+}
+"""
+
+
+# Elements reaching past the right edge of the viewport (long tokens must wrap).
+OVERFLOW = """
+() => {
+  const cw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= cw) return [];
+  return [...document.querySelectorAll('body *')]
+    .filter(el => el.getBoundingClientRect().right > cw + 0.5)
+    .map(el => `${el.tagName.toLowerCase()}.${el.className} right=${el.getBoundingClientRect().right}`)
+    .slice(0, 5);
+}
+"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(hostile_site):
+    handler = functools.partial(_Quiet, directory=str(hostile_site.site))
+    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://{HOST}:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (neither /usr/bin/chromium nor `chromium` on PATH)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_hostile_pages_run_nothing(browser, served, hostile_site):
+    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    problems: list[str] = []
+    context = browser.new_context(viewport=PHONE)
+
+    def route(r):
+        if urlsplit(r.request.url).hostname != HOST and urlsplit(r.request.url).scheme in ("http", "https", "ws", "wss"):
+            problems.append(f"request to another host: {r.request.url}")
+            r.abort()
+        else:
+            r.continue_()
+
+    context.route("**/*", route)
+    try:
+        for p in papers:
+            page = context.new_page()
+            where = p["url"]
+            page.on("dialog", lambda d, where=where: (problems.append(f"{where}: dialog {d.type}: {d.message}"), d.dismiss()))
+            page.on("console", lambda m, where=where: m.type == "error" and problems.append(f"{where}: console: {m.text}"))
+            page.on("pageerror", lambda e, where=where: problems.append(f"{where}: uncaught: {e}"))
+            page.goto(served + p["url"], wait_until="networkidle")
+            page.wait_for_function("document.querySelectorAll('.digest-abstract .arithmatex:not([data-rendered])').length === 0")
+            # Measured before any interaction: Material's search overlay slides in on focus.
+            wide = page.evaluate(OVERFLOW)
+            if wide:
+                problems.append(f"{where}: scrolls sideways on a phone: {wide}")
+            page.hover(".digest-abstract")
+            for _ in range(8):
+                page.keyboard.press("Tab")
+            problems += [f"{where}: {b}" for b in page.evaluate(LIVE_DOM_CHECK)]
+            shown = page.inner_text(".digest-abstract")
+            if "stays visible." not in shown:
+                problems.append(f"{where}: the end of the abstract is not shown: {shown[-120:]!r}")
+            if page.title() != f"{p['title']} - ML Paper Digest":
+                problems.append(f"{where}: the title shows {page.title()!r}")
+            page.screenshot(path=str(SCREENSHOTS / f"hostile-{p['id']}.png"), full_page=True)
+            page.close()
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "needle",
+    [
+        "<script>alert('script-1')</script>",
+        "<img src=x onerror=alert('img-1')>",
+        "<!-- this comment is never closed and must not hide the rest",
+        "[click here](javascript:alert('mdlink-1'))",
+        "\\href{javascript:alert('href-1')}{click me}",
+        "&lt;script&gt;alert('ent-1')&lt;/script&gt;",
+        "{{ config.extra.repository }}",
+        '--8<-- "/etc/passwd"',
+        "# A heading at the start",
+    ],
+)
+def test_payloads_read_as_text(browser, served, hostile_site, needle):
+    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    [paper] = [p for p in papers if needle in p["abstract"]]
+    page = browser.new_page()
+    try:
+        page.route("**/*", lambda r: r.abort() if urlsplit(r.request.url).hostname not in (HOST, None) else r.continue_())
+        page.goto(served + paper["url"], wait_until="networkidle")
+        assert needle in " ".join(page.inner_text(".digest-abstract").split())
+    finally:
+        page.close()
