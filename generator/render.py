@@ -102,6 +102,16 @@ def _title_md(p: Paper) -> str:
     return _md_cached(p.title)
 
 
+def render_alias(p: Paper) -> str:
+    """A page at a merged variant's id that sends the reader on to the paper.
+
+    A paper keeps the smallest id of its variants, so a duplicate submitted later
+    can take over the paper's URL; the old address keeps working through this page.
+    """
+    meta = {"title": html.escape(p.title), "template": "redirect.html", "location": f"../{p.id}/", **NOT_INDEXED}
+    return front_matter(meta) + "\n"
+
+
 def _render_papers(papers: Sequence[Paper], slugs: dict[str, str]) -> list[str]:
     return [render_paper(p, slugs) for p in papers]
 
@@ -246,6 +256,9 @@ def render_site(digest: Digest, seed_files: int, mapper: Mapper = _serial) -> di
     by_topic = digest.by_topic()
     pages = mapper(partial(_render_papers, slugs=slugs), papers)
     files: dict[str, str] = {paper_path(p): page for p, page in zip(papers, pages)}
+    for p in papers:
+        for alias in p.aliases:
+            files.setdefault(f"papers/{alias}.md", render_alias(p))
     for t in digest.topics:
         files[f"topics/{t.slug}.md"] = render_topic(t, by_topic.get(t.name, []))
     files["topics/index.md"] = render_topics_index(digest, by_topic)

@@ -138,6 +138,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "list.md",
         "papers.json",
         "papers/0123456789ab.md",
+        "papers/ba9876543210.md",  # the merged variant's id redirects to the paper
         "topics/generative-models.md",
         "topics/index.md",
         "topics/machine-learning.md",

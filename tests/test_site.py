@@ -145,3 +145,19 @@ def test_zensical_builds_the_same_site(tmp_path, mission_site):
         assert "digest-abstract" in page.read_text(encoding="utf-8")
     assert (site / "list" / "index.html").is_file()
     assert _external_resources(site) == set()
+
+
+def test_a_merged_variant_id_redirects_to_the_paper(tmp_path):
+    """A duplicate with a smaller id takes over the paper's URL; the old address must keep working."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    text = (REPO / "seeds" / "000_ca08d30626a6d4f8.txt").read_text(encoding="utf-8").split("\n\n")[1].strip()
+    (seeds / "a.txt").write_text(f"ICML 2026 Papers\n\n{text}\n", encoding="utf-8")
+    (seeds / "b.txt").write_text(f"ICML 2026 Papers\n\n{text} We thank the reviewers for their comments.\n", encoding="utf-8")
+    site = build_site(tmp_path / "out", [seeds])
+    paper = _papers(site)
+    assert len(paper) == 1 and len(paper[0]["aliases"]) == 1
+    alias = site.site / "papers" / paper[0]["aliases"][0] / "index.html"
+    assert f'url=../{paper[0]["id"]}/' in alias.read_text(encoding="utf-8")
+    index = json.loads((site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not [d for d in index["docs"] if d["location"].startswith(f"papers/{paper[0]['aliases'][0]}")]
