@@ -11,7 +11,7 @@ browser's own clock (performance.now(), zero at navigation start):
 - later queries: on the same page, the time from the keystroke to the results of
   each new query (median of the queries).
 
-Targets: first answer <= 1.5 s, median later query <= 0.1 s.
+Targets: first answer <= 1.5 s, median later query <= 0.1 s; exits 1 when one is missed.
 
     .venv/bin/python benchmarks/search.py [--papers 3300] [--runs 3] [--site DIR] [--keep]
 """
@@ -220,7 +220,9 @@ def main() -> int:
     first = statistics.median(r["first"] for r in runs)
     per_query = [t for r in runs for _, t, _ in r["later"]]
     median_q = statistics.median(per_query)
-    print(f"\nSearch on {count} papers (search_index.json {index_mb:.1f} MB), {args.runs} cold loads, Chromium\n")
+    load = os.getloadavg()[0]  # a busy machine slows the worker's indexing most
+    print(f"\nSearch on {count} papers (search_index.json {index_mb:.1f} MB), {args.runs} cold loads, "
+          f"Chromium, load average {load:.1f}\n")
     print(f"{'measure':<44} {'median':>8} {'runs':>24} {'target':>8}")
     print("-" * 88)
 
