@@ -1,75 +1,15 @@
-"""Shared fixtures: the repository, the shared corpora, and real site builds.
+"""Fixtures shared by every test module; the helpers behind them are in support.py.
 
-A site is built the way `make site` builds it: the generator writes Markdown into
-a docs folder (a copy of the hand-written docs/), then `mkdocs build --strict`
-renders it. Builds happen in temporary folders, never in the working tree.
+(Test modules import helpers from ``support``, never from ``conftest``: the
+hostile and browser folders have conftest modules of their own.)
 """
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-CORPORA = SHARED / "corpora"
-HAND_WRITTEN = ("contribute.md", "assets")
-
-
-@dataclass
-class BuiltSite:
-    root: Path  # the project copy: mkdocs.yml, overrides/, docs/, seeds/
-    docs: Path
-    site: Path
-    generate_output: str
-
-
-def corpus_files() -> list[Path]:
-    """Every seed file of shared/corpora, or a skip when shared/ is not beside the repo."""
-    if not CORPORA.is_dir():
-        pytest.skip(f"the shared corpora are not at {CORPORA} (they live beside the repository, not in it)")
-    return sorted(CORPORA.rglob("*.txt"))
-
-
-def run_generator(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m generator ARGS` in a subprocess, as a user runs it."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True
-    )
-
-
-def build_site(dest: Path, seed_dirs: list[Path], strict: bool = True) -> BuiltSite:
-    """Generate and build a whole site from ``seed_dirs`` under ``dest``."""
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
-    shutil.copytree(REPO / "overrides", dest / "overrides")
-    docs = dest / "docs"
-    docs.mkdir()
-    for name in HAND_WRITTEN:
-        src = REPO / "docs" / name
-        if src.is_dir():
-            shutil.copytree(src, docs / name)
-        elif src.exists():
-            shutil.copy(src, docs / name)
-    if not (docs / "assets" / "katex" / "katex.min.js").exists():
-        pytest.fail("docs/assets/katex is missing: run the tests with `make test`, which installs KaTeX")
-    args = ["build", "--docs", str(docs)]
-    for d in seed_dirs:
-        args += ["--seeds", str(d)]
-    gen = run_generator(*args, cwd=dest)
-    assert gen.returncode == 0, gen.stderr
-    cmd = [str(Path(sys.executable).with_name("mkdocs")), "build", "--quiet", "-f", str(dest / "mkdocs.yml")]
-    if strict:
-        cmd.append("--strict")
-    mk = subprocess.run(cmd, cwd=dest, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert mk.returncode == 0, mk.stderr
-    return BuiltSite(dest, docs, dest / "site", gen.stderr)
+from support import REPO, BuiltSite, build_site
 
 
 @pytest.fixture(scope="session")

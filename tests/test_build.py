@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from support import REPO
 from generator.build import build, seed_paths
 from generator.errors import ErrorList, SeedError
 from test_cli import fingerprint

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, REPO, run_generator
+from support import CORPORA, REPO, run_generator
 from test_parse import BROKEN
 
 FIXTURES = Path(__file__).parent / "fixtures"

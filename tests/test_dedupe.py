@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, corpus_files
+from support import REPO, corpus_files
 from generator import dedupe
 from generator.build import build, display_path, parse_all, read_seeds, seed_paths
 from generator.dedupe import deduplicate, merge

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from support import REPO
 from generator.build import build
 from generator.identify import ID_LENGTH, normalize, paper_id
 from test_parse import A1, A2, A3

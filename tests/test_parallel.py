@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import REPO, corpus_files, run_generator
+from support import REPO, corpus_files, run_generator
 from generator import parallel
 
 

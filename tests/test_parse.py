@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from support import CORPORA
 from generator.build import parse_all
 from generator.errors import ErrorList, GeneratorError, SeedError
 from generator.identify import paper_id

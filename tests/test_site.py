@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_site
+from support import REPO, build_site
 
 
 def _papers(site) -> list[dict]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_generator
+from support import REPO, run_generator
 from generator import curate
 from generator.build import derive, parse_all
 from generator.clean import escape_markdown as md

@@ -8,24 +8,10 @@ itself produces. Anything the hostile site adds on top of that came from a seed.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
-from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS, REPO
-
-
-def _root_conftest():
-    """tests/conftest.py, for its ``build_site``: both conftests are modules named ``conftest``."""
-    spec = importlib.util.spec_from_file_location("_digest_tests_conftest", REPO / "tests" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-build_site = _root_conftest().build_site
+from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS
+from support import build_site
 
 
 @pytest.fixture(scope="session")

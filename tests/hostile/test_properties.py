@@ -29,7 +29,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.clean import Seg, segments, to_markdown, to_plain
+from generator.clean import Seg, _plain, segments, to_markdown, to_plain
 from generator.errors import ErrorList, GeneratorError
 from generator.parse import parse_seed
 from hostile_html import MATH_MARK, REPO, squash, text_of
@@ -92,7 +92,7 @@ def _visible(segs: tuple[Seg, ...]) -> str:
         elif s.kind == "math":
             out.append(MATH_MARK)
         elif s.kind == "code":
-            out.append(to_plain(s.children))
+            out.append(_plain(s.children))  # code shows its text as written, spaces included
         else:
             out.append(_visible(s.children))
     return "".join(out)
