@@ -88,7 +88,7 @@ def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Cu
         merged = curate.apply_curation(merged, curation, topics)
     # Tags do not depend on titles: one core tags while the other titles.
     tagging = Background(lambda: tag_papers(merged, topics))
-    titled = title_papers(merged)
+    titled = title_papers(merged, mapper=map_chunks)
     tagged = {p.id: p for p in tagging.result()}
     return Digest(
         (replace(p, tags=tagged[p.id].tags, tag_evidence=tagged[p.id].tag_evidence) for p in titled), topics

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import yaml
 
-from generator.model import Paper
+from .model import Paper
 
 MAX_LENGTH = 90
 
@@ -826,29 +826,49 @@ def derive_title(text: str) -> str:
     return _candidates(text, first_only=True)[0]
 
 
-def title_papers(papers: Iterable[Paper]) -> list[Paper]:
+def _first_titles(texts: Sequence[str]) -> list[str]:
+    return [_candidates(t, first_only=True)[0] for t in texts]
+
+
+def _all_titles(texts: Sequence[str]) -> list[list[str]]:
+    return [_candidates(t) for t in texts]
+
+
+def _serial(fn: Callable[[Sequence[str]], list], items: Sequence[str]) -> list:
+    return fn(items)
+
+
+def title_papers(papers: Iterable[Paper], mapper: Callable = _serial) -> list[Paper]:
     """Set ``title`` on every paper without a curated one; titles are unique within the digest.
 
     Papers are handled in id order, so the same seeds always give the same titles. A title
     already taken gets a qualifier from the paper's own abstract, else its venue and year,
-    and only as a last resort a number.
+    and only as a last resort a number. Each abstract's titles depend on it alone, so
+    ``mapper(fn, texts)`` may compute them in chunks on several cores
+    (:func:`generator.parallel.map_chunks`); only the clash resolution is sequential.
     """
     ordered = sorted(papers, key=lambda p: p.id)
     taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
+    todo = [p for p in ordered if "title" not in p.curated]
+    first = dict(zip((p.text for p in todo), mapper(_first_titles, [p.text for p in todo])))
+    # Only a clash needs the alternatives, and they cost a second, full analysis:
+    # find the papers whose first title an earlier paper (or a curated title) holds.
+    seen = set(taken)
+    clashing: list[str] = []
+    for p in todo:
+        key = first[p.text].lower()
+        if key in seen and p.text not in clashing:
+            clashing.append(p.text)
+        seen.add(key)
+    alternatives = dict(zip(clashing, mapper(_all_titles, clashing)))
     out: list[Paper] = []
-    # the same abstract submitted twice clashes with itself: analyse it once
-    firsts: dict[str, list[str]] = {}
-    alternatives: dict[str, list[str]] = {}
     for paper in ordered:
         if "title" in paper.curated:
             out.append(paper)
             continue
-        if paper.text not in firsts:
-            firsts[paper.text] = _candidates(paper.text, first_only=True)
-        options = firsts[paper.text]
+        options = [first[paper.text]]
         if options[0].lower() in taken:
-            # only a clash needs the alternatives, and they cost a second, full analysis
-            if paper.text not in alternatives:
+            if paper.text not in alternatives:  # taken by another paper's alternative
                 alternatives[paper.text] = _candidates(paper.text)
             options = list(alternatives[paper.text])
         venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)

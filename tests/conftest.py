@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from support import REPO, BuiltSite, build_site
+from support import CHROMIUM, CHROMIUM_ARGS, REPO, BuiltSite, build_site
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +18,20 @@ def mission_site(tmp_path_factory) -> BuiltSite:
     dest = tmp_path_factory.mktemp("mission")
     shutil.copytree(REPO / "seeds", dest / "seeds")
     return build_site(dest, [dest / "seeds"])
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test of the session.
+
+    Playwright's sync API allows one instance per thread, so the browser tests
+    and the hostile-input browser checks must share it.
+    """
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (neither /usr/bin/chromium nor `chromium` on PATH); install it to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -72,3 +72,23 @@ def build_site(dest: Path, seed_dirs: list[Path], strict: bool = True) -> BuiltS
     mk = subprocess.run(cmd, cwd=dest, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert mk.returncode == 0, mk.stderr
     return BuiltSite(dest, docs, dest / "site", gen.stderr)
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def find_chromium() -> str | None:
+    """The system Chromium: Debian's path first, then whatever `chromium` is on PATH."""
+    if Path("/usr/bin/chromium").is_file():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+CHROMIUM = find_chromium()

@@ -26,27 +26,12 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 HOST = "127.0.0.1"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PAGES_KEY = pytest.StashKey[list]()
 
 
-def find_chromium() -> str | None:
-    """The system Chromium: Debian's path first, then whatever `chromium` is on PATH."""
-    if Path("/usr/bin/chromium").is_file():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium")
-
-
-CHROMIUM = find_chromium()
+from support import CHROMIUM  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -110,18 +95,6 @@ def is_external(url: str) -> bool:
     """A network request to a host other than the local server (data:, blob: are not requests)."""
     parts = urlsplit(url)
     return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname != HOST
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if CHROMIUM is None:  # the autouse skip already ran; this keeps the fixture safe on its own
-        pytest.skip("no Chromium found")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -21,15 +21,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 HOST = "127.0.0.1"
-CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else shutil.which("chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = Path("/tmp")
 PHONE = {"width": 390, "height": 844}
 
@@ -89,18 +80,6 @@ def served(hostile_site):
     yield f"http://{HOST}:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium found (neither /usr/bin/chromium nor `chromium` on PATH)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_hostile_pages_run_nothing(browser, served, hostile_site):
