@@ -54,6 +54,11 @@ _CONTINUING_PARTICIPLES = frozenset(
 _ADJECTIVE_END = re.compile(r"(?:al|ic|ive|ous|ful|less|able|ible|ant|ent|ary|ed|only|free|agnostic|aware|weight|level|scale|wise)$")
 
 
+def _self_references() -> list[tuple[str, ...]]:
+    """Self-referring openings, longest first."""
+    return sorted((tuple(p.split()) for p in _W["self_reference"]), key=len, reverse=True)
+
+
 def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
 
@@ -113,6 +118,8 @@ _ODD_CAPS = re.compile(r"^[A-Z]{2}[a-z][^A-Z]*$")
 _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 _THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
 _ARTICLES = frozenset({"a", "an", "the"})
+_SELF_REFERENCE = _self_references()
+_SELF_VERBS = _forms(_W["contribution_verbs"] | _W["subject_verbs"])
 _LIGHT_VERBS = frozenset(_W["light_verbs"])
 _VAGUE = _W["vague_nouns"]
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
@@ -735,8 +742,24 @@ def _balanced(words: list[str]) -> list[str]:
     return [w.strip("\"“”") for w in words if w.strip("\"“”")]
 
 
+def _drop_self_reference(words: list[str]) -> list[str]:
+    """``We Present a Modern Solution to X`` -> ``Modern Solution to X``."""
+    low = [w.lower() for w in words]
+    for ref in _SELF_REFERENCE:
+        n = len(ref)
+        verb = low[n] if len(low) > n else ""
+        # "We ..." is always followed by its verb; "Work Stealing for ..." is a subject, not an opening
+        is_verb = ref[-1] == "we" or verb in _SELF_VERBS or (_THIRD_PERSON.match(verb) and verb not in _STOP)
+        if low[:n] == list(ref) and len(words) > n + 2 and is_verb:
+            rest = words[n + 1 :]  # the verb goes with the opening
+            while rest and rest[0].lower() in _ARTICLES:
+                rest = rest[1:]
+            return rest if len(rest) >= 2 else words
+    return words
+
+
 def _compose(name: str, tail: list[str]) -> str:
-    tail = _balanced(tail)
+    tail = _balanced(_drop_self_reference(tail))
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))
     head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))

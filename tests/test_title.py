@@ -121,3 +121,16 @@ def test_corpus_titles_keep_the_invariants() -> None:
     bad = [t for t in titles if len(t) > MAX_LENGTH or re.search(r"[$\\]|\*\*", t) or TRAILING_STOP.search(t)]
     assert bad == []
     assert len(set(t.lower() for t in titles)) == len(titles)
+
+
+def test_a_title_never_opens_with_the_paper_talking_about_itself():
+    from generator.title import _compose
+
+    assert _compose("", "We present a modern solution to the multi-view photometric stereo problem".split()) == (
+        "Modern Solution to the Multi-View Photometric Stereo Problem"
+    )
+    assert _compose("", "This paper discusses the transcription of a collection of musical works".split()) == (
+        "Transcription of a Collection of Musical Works"
+    )
+    # a subject that merely starts with such a word is left alone
+    assert _compose("", "Work stealing for task parallelism".split()) == "Work Stealing for Task Parallelism"
