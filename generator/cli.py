@@ -50,8 +50,11 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    checked = [p.resolve() for p in seed_paths(args.paths)]
-    existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in checked] if args.seeds.is_dir() else []
+    checked = seed_paths(args.paths)
+    # The files being checked may already sit in seeds/ (as in a pull request): they
+    # are not "existing" papers. Compared resolved; named as the user gave them.
+    real = {p.resolve() for p in checked}
+    existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in real] if args.seeds.is_dir() else []
     topics = load_taxonomy()
     try:
         submitted = parse_all(read_seeds(checked))
