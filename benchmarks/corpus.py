@@ -2,16 +2,20 @@
 
 The text is real: abstracts from the shared corpora (``../shared/corpora``) and the
 repository's ``seeds/``. The originals are used as they are; beyond them, each new
-abstract interleaves the sentences of two different abstracts (A's 1st, B's 2nd,
-A's 3rd, ...), so it reads like an abstract, keeps the corpora's LaTeX, Unicode and
-URLs, and shares well under half of its word 3-grams with any other abstract of
-the set: the deduplicator (containment >= 0.8 and Jaccard >= 0.5) merges none.
+abstract is an original with about a third of its lower-case words swapped for
+other words of the corpora (a fixed seed per copy). It keeps the original's
+length, sentence shape, LaTeX, Unicode and URLs, but, like the papers of a real
+conference, shares few word 3-grams with any other abstract (the deduplicator
+merges none and verifies few candidates) and gets a title of its own (titles
+rarely clash). ``mix`` (interleaved sentences of two abstracts) is kept for
+stress tests: its copies share whole sentences, which no real conference does.
 
     from benchmarks.corpus import write_seeds
     paths = write_seeds(Path("/tmp/seeds"), 3300)
 """
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,8 +85,36 @@ def mix(a: Abstract, b: Abstract) -> str | None:
     return text
 
 
+_PLAIN_WORD = re.compile(r"^[a-z]{4,}$")
+SWAP = 0.35
+
+
+def vary(a: Abstract, k: int, vocabulary: list[str]) -> str:
+    """Copy ``k`` of ``a`` with about SWAP of its plain lower-case words replaced."""
+    rng = random.Random(k)
+    out = []
+    for token in a.text.split(" "):
+        if _PLAIN_WORD.match(token) and rng.random() < SWAP:
+            token = vocabulary[rng.randrange(len(vocabulary))]
+        out.append(token)
+    return " ".join(out)
+
+
 def abstracts(n: int, pool: list[Abstract] | None = None) -> list[Abstract]:
-    """``n`` distinct abstracts: the originals first, then mixes of two different ones."""
+    """``n`` distinct abstracts: the originals first, then varied copies of them."""
+    pool = pool or read_abstracts()
+    out = list(pool[:n])
+    vocabulary = sorted({w for a in pool for w in a.text.split(" ") if _PLAIN_WORD.match(w)})
+    k = 0
+    while len(out) < n:
+        a = pool[k % len(pool)]
+        out.append(Abstract(a.venue, a.year, vary(a, k, vocabulary), ()))
+        k += 1
+    return out
+
+
+def mixed_abstracts(n: int, pool: list[Abstract] | None = None) -> list[Abstract]:
+    """``n`` distinct abstracts: the originals first, then mixes of two different ones (a stress test)."""
     pool = pool or read_abstracts()
     out = list(pool[:n])
     used: set[tuple[int, int]] = set()

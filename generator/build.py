@@ -11,6 +11,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from . import curate
@@ -18,11 +19,11 @@ from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import GeneratorError, SeedError, raise_all
 from .model import Digest, Paper, Topic
-from .parallel import Background, map_chunks
+from .parallel import map_chunks
 from .parse import parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_papers
-from .title import title_papers
+from .title import first_titles, title_papers
 from .write import write_tree
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,9 @@ def _parse_chunk(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[list[Paper], 
 
 def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
     """Parse every seed, collecting the problems of all files before raising."""
-    results = map_chunks(_parse_chunk, seeds) if len(seeds) > 1 else _parse_chunk(seeds)
+    # Serial on purpose: parsing fills the caches (normalized text, segments) that
+    # dedupe and render reuse, and a worker's caches would be lost with it.
+    results = _parse_chunk(seeds)
     raise_all([e for _, errors in results for e in errors])
     return [p for papers, _ in results for p in papers]
 
@@ -86,13 +89,19 @@ def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Cu
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
-    # Tags do not depend on titles: one core tags while the other titles.
-    tagging = Background(lambda: tag_papers(merged, topics))
-    titled = title_papers(merged, mapper=map_chunks)
-    tagged = {p.id: p for p in tagging.result()}
-    return Digest(
-        (replace(p, tags=tagged[p.id].tags, tag_evidence=tagged[p.id].tag_evidence) for p in titled), topics
-    )
+    # Tagging and each abstract's preferred title are per paper: done in chunks, one
+    # per core. Making titles unique needs them all, and is done after, in order.
+    results = map_chunks(partial(_tag_and_title, topics=topics), merged)
+    tagged = [replace(p, tags=tags, tag_evidence=evidence) for p, (tags, evidence, _) in zip(merged, results)]
+    first = {p.text: title for p, (_, _, title) in zip(merged, results)}
+    return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics)
+
+
+def _tag_and_title(papers: Sequence[Paper], topics: Sequence[Topic]) -> list[tuple]:
+    """(tags, evidence, preferred title) per paper: only these travel back from a worker."""
+    tagged = tag_papers(papers, topics)
+    titles = first_titles([p.text for p in papers])
+    return [(p.tags, p.tag_evidence, t) for p, t in zip(tagged, titles)]
 
 
 @dataclass
@@ -113,15 +122,37 @@ def load_curation(seed_dirs: Sequence[Path]) -> curate.Curation | None:
     return None
 
 
+class _Stopwatch:
+    """Seconds per stage, logged with --debug: where a slow build spends its time."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        log.debug("  %-8s %6.2fs", stage, now - self.last)
+        self.last = now
+
+    @property
+    def total(self) -> float:
+        return time.perf_counter() - self.start
+
+
 def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -> BuildResult:
     """Generate the digest's pages from the seed folders into ``docs``."""
-    start = time.perf_counter()
+    watch = _Stopwatch()
     topics = load_taxonomy(taxonomy)
     curation = load_curation(seed_dirs)
     seeds = read_seeds(seed_paths(seed_dirs))
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
-    digest = derive(parse_all(seeds), topics, curation)
+    watch.lap("read")
+    papers = parse_all(seeds)
+    watch.lap("parse")
+    digest = derive(papers, topics, curation)
+    watch.lap("derive")
     files = render_site(digest, seed_files=len(seeds), mapper=map_chunks)
+    watch.lap("render")
     written, removed = write_tree(docs, files)
-    return BuildResult(digest, len(seeds), written, removed, time.perf_counter() - start)
+    watch.lap("write")
+    return BuildResult(digest, len(seeds), written, removed, watch.total)

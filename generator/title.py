@@ -119,6 +119,7 @@ _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 _THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
 _ARTICLES = frozenset({"a", "an", "the"})
 _SELF_REFERENCE = _self_references()
+_SELF_FIRST = frozenset(ref[0] for ref in _SELF_REFERENCE)
 _SELF_VERBS = _forms(_W["contribution_verbs"] | _W["subject_verbs"])
 _LIGHT_VERBS = frozenset(_W["light_verbs"])
 _VAGUE = _W["vague_nouns"]
@@ -744,6 +745,8 @@ def _balanced(words: list[str]) -> list[str]:
 
 def _drop_self_reference(words: list[str]) -> list[str]:
     """``We Present a Modern Solution to X`` -> ``Modern Solution to X``."""
+    if not words or words[0].lower() not in _SELF_FIRST:
+        return words
     low = [w.lower() for w in words]
     for ref in _SELF_REFERENCE:
         n = len(ref)
@@ -849,7 +852,8 @@ def derive_title(text: str) -> str:
     return _candidates(text, first_only=True)[0]
 
 
-def _first_titles(texts: Sequence[str]) -> list[str]:
+def first_titles(texts: Sequence[str]) -> list[str]:
+    """Each abstract's preferred title, before titles are made unique (pure, per abstract)."""
     return [_candidates(t, first_only=True)[0] for t in texts]
 
 
@@ -861,7 +865,7 @@ def _serial(fn: Callable[[Sequence[str]], list], items: Sequence[str]) -> list:
     return fn(items)
 
 
-def title_papers(papers: Iterable[Paper], mapper: Callable = _serial) -> list[Paper]:
+def title_papers(papers: Iterable[Paper], mapper: Callable = _serial, first: dict[str, str] | None = None) -> list[Paper]:
     """Set ``title`` on every paper without a curated one; titles are unique within the digest.
 
     Papers are handled in id order, so the same seeds always give the same titles. A title
@@ -869,11 +873,13 @@ def title_papers(papers: Iterable[Paper], mapper: Callable = _serial) -> list[Pa
     and only as a last resort a number. Each abstract's titles depend on it alone, so
     ``mapper(fn, texts)`` may compute them in chunks on several cores
     (:func:`generator.parallel.map_chunks`); only the clash resolution is sequential.
+    ``first`` may hold :func:`first_titles` already computed, by abstract text.
     """
     ordered = sorted(papers, key=lambda p: p.id)
     taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
     todo = [p for p in ordered if "title" not in p.curated]
-    first = dict(zip((p.text for p in todo), mapper(_first_titles, [p.text for p in todo])))
+    if first is None:
+        first = dict(zip((p.text for p in todo), mapper(first_titles, [p.text for p in todo])))
     # Only a clash needs the alternatives, and they cost a second, full analysis:
     # find the papers whose first title an earlier paper (or a curated title) holds.
     seen = set(taken)

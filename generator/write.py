@@ -54,6 +54,12 @@ def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:
                 if parent not in made:
                     os.makedirs(parent, exist_ok=True)
                     made.add(parent)
+                # A new page: nothing to keep whole, so no temporary file and rename
+                # (a fresh build of a conference is thousands of them).
+                with open(path, "wb") as f:
+                    f.write(data)
+                written += 1
+                continue
             tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.tmp")
             with open(tmp, "wb") as f:
                 f.write(data)
