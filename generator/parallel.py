@@ -68,27 +68,3 @@ def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list
     finally:
         _job = None
     return [r for chunk in results for r in chunk]
-
-
-class Background:
-    """Run one pure function in a forked worker while this process does something else."""
-
-    def __init__(self, fn: Callable[[], R]):
-        self._pool = None
-        if workers() > 1:
-            global _job
-            _job = (lambda _: fn(), [None])
-            self._pool = multiprocessing.get_context("fork").Pool(1)
-            self._async = self._pool.apply_async(_run, (0,))
-            _job = None
-        else:
-            self._fn = fn
-
-    def result(self) -> R:
-        if self._pool is None:
-            return self._fn()
-        try:
-            return self._async.get()
-        finally:
-            self._pool.close()
-            self._pool.join()

@@ -25,12 +25,6 @@ def test_map_chunks_equals_serial(monkeypatch):
     assert parallel.map_chunks(_square_all, items) == _square_all(items)
 
 
-def test_background_returns_the_function_result(monkeypatch):
-    monkeypatch.setattr(parallel, "workers", lambda: 2)
-    job = parallel.Background(lambda: sum(range(1000)))
-    assert job.result() == 499500
-
-
 def _tree(root):
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
 
