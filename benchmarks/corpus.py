@@ -2,7 +2,7 @@
 
 The text is real: abstracts from the shared corpora (``../shared/corpora``) and the
 repository's ``seeds/``. The originals are used as they are; beyond them, each new
-abstract is an original with about a third of its lower-case words swapped for
+abstract is an original with about half of its lower-case words swapped for
 other words of the corpora (a fixed seed per copy). It keeps the original's
 length, sentence shape, LaTeX, Unicode and URLs, but, like the papers of a real
 conference, shares few word 3-grams with any other abstract (the deduplicator
@@ -85,17 +85,24 @@ def mix(a: Abstract, b: Abstract) -> str | None:
     return text
 
 
-_PLAIN_WORD = re.compile(r"^[a-z]{4,}$")
-SWAP = 0.35
+_WORD_TOKEN = re.compile(r"^([(\[\"'“‘]*)([A-Za-z]{3,})([)\]\"'”’.,;:!?]*)$")
+SWAP = 0.5
 
 
 def vary(a: Abstract, k: int, vocabulary: list[str]) -> str:
-    """Copy ``k`` of ``a`` with about SWAP of its plain lower-case words replaced."""
+    """Copy ``k`` of ``a`` with about SWAP of its words (3+ letters) replaced, punctuation and case kept.
+
+    LaTeX, numbers, URLs and short function words are left as they are.
+    """
     rng = random.Random(k)
     out = []
     for token in a.text.split(" "):
-        if _PLAIN_WORD.match(token) and rng.random() < SWAP:
-            token = vocabulary[rng.randrange(len(vocabulary))]
+        m = _WORD_TOKEN.match(token)
+        if m and rng.random() < SWAP:
+            word = vocabulary[rng.randrange(len(vocabulary))]
+            if m[2][0].isupper():
+                word = word.capitalize()
+            token = f"{m[1]}{word}{m[3]}"
         out.append(token)
     return " ".join(out)
 
@@ -104,7 +111,7 @@ def abstracts(n: int, pool: list[Abstract] | None = None) -> list[Abstract]:
     """``n`` distinct abstracts: the originals first, then varied copies of them."""
     pool = pool or read_abstracts()
     out = list(pool[:n])
-    vocabulary = sorted({w for a in pool for w in a.text.split(" ") if _PLAIN_WORD.match(w)})
+    vocabulary = sorted({m[2].lower() for a in pool for t in a.text.split(" ") if (m := _WORD_TOKEN.match(t))})
     k = 0
     while len(out) < n:
         a = pool[k % len(pool)]
