@@ -66,10 +66,12 @@ _OPENER = re.compile(
     r"|\\(?P<escape>[%&_#${} ,\\])"
     r"|(?P<mdlink>\[(?P<label>[^\[\]\n]{1,300})\]\((?P<href>https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
     r"|(?P<strong>\*\*(?=\S))"
+    r"|(?<![\w*])(?P<em>\*(?=[^\s*]))"
     r"|(?P<url>https?://" + _URL_CHARS + r"+))",
     re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\"*"
+_EM_CLOSE = re.compile(r"(?<=[^\s*])\*(?![\w*])")
 
 
 def _match_brace(s: str, start: int) -> int:
@@ -178,6 +180,16 @@ def segments(text: str) -> tuple[Seg, ...]:
                 flush()
                 out.append(Seg("strong", children=segments(text[pos:end])))
                 pos = end + 2
+            else:
+                buf.append(m.group(0))
+        elif kind == "em":
+            # *Patch-level Inference*: a closing star after a non-space, not inside a
+            # word ("a*b*c" and "x * y" stay text), and no other star in between
+            end = _EM_CLOSE.search(text, pos)
+            if end:
+                flush()
+                out.append(Seg("em", children=segments(text[pos : end.start()])))
+                pos = end.end()
             else:
                 buf.append(m.group(0))
         elif kind == "url":

@@ -154,3 +154,14 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
 def test_render_is_deterministic():
     digest = Digest([make(), make(id="ffffffffffff", title="Zeta")], TOPICS)
     assert render_site(digest, 1) == render_site(Digest(list(reversed(list(digest))), TOPICS), 1)
+
+
+def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text():
+    import markdown
+
+    from generator.clean import to_markdown
+
+    html = markdown.markdown(to_markdown("termed PIAA, which formulates *Patch-level Inference*. Also a * b and c*d*e."))
+    assert "<em>Patch-level Inference</em>" in html
+    assert "a * b and c*d*e." in html.replace("&#42;", "*")
+    assert html.count("<em>") == 1
