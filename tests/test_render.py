@@ -162,6 +162,7 @@ def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text(
     from generator.clean import to_markdown
 
     html = markdown.markdown(to_markdown("termed PIAA, which formulates *Patch-level Inference*. Also a * b and c*d*e."))
+    html = html.replace("&#42;", "*").replace("&#45;", "-")
     assert "<em>Patch-level Inference</em>" in html
-    assert "a * b and c*d*e." in html.replace("&#42;", "*")
+    assert "a * b and c*d*e." in html
     assert html.count("<em>") == 1
