@@ -85,10 +85,20 @@ CHROMIUM_ARGS = [
 
 
 def find_chromium() -> str | None:
-    """The system Chromium: Debian's path first, then whatever `chromium` is on PATH."""
+    """The system Chromium: $DIGEST_CHROMIUM, Debian's path, then Chromium or Chrome on PATH.
+
+    (GitHub's Ubuntu runners ship Google Chrome rather than Debian's chromium.)
+    """
+    explicit = os.environ.get("DIGEST_CHROMIUM")
+    if explicit:
+        return explicit
     if Path("/usr/bin/chromium").is_file():
         return "/usr/bin/chromium"
-    return shutil.which("chromium")
+    for name in ("chromium", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
 
 
 CHROMIUM = find_chromium()
