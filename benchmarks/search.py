@@ -32,19 +32,12 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import write_seeds  # noqa: E402
-
 REPO = Path(__file__).resolve().parents[1]
-HAND_WRITTEN = ("contribute.md", "assets")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+from benchmarks.corpus import write_seeds  # noqa: E402
+from benchmarks.site import prepare  # noqa: E402
+from support import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tests' Chromium and flags)
+
 FIRST_QUERY = "neural radiance fields"
 QUERIES = [
     "music transcription",
@@ -113,21 +106,15 @@ QUERY = """async (q) => {
 
 
 def find_chromium() -> str:
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    raise SystemExit("no Chromium found (/usr/bin/chromium or `chromium` on PATH)")
+    if CHROMIUM is None:
+        raise SystemExit("no Chromium found (/usr/bin/chromium, `chromium` or `google-chrome` on PATH)")
+    return CHROMIUM
 
 
 def build_site(dest: Path, papers: int) -> Path:
     """Seeds, generated docs and the built site of ``papers`` papers under ``dest``; returns the site folder."""
-    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
-    shutil.copytree(REPO / "overrides", dest / "overrides")
+    prepare(dest)
     docs = dest / "docs"
-    docs.mkdir()
-    for name in HAND_WRITTEN:
-        src = REPO / "docs" / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, docs / name)
     if not (docs / "assets" / "katex" / "katex.min.js").exists():
         raise SystemExit("docs/assets/katex is missing: run `make docs` first (it installs KaTeX)")
     t = time.perf_counter()
