@@ -39,6 +39,7 @@ _CLAUSE = _W["clause_words"]
 _FILLER = _W["filler_adjectives"]
 _GENERIC = _W["generic_heads"]
 _COMMON_ACRONYMS = _W["common_acronyms"]
+_KNOWN_NAMES = _W["known_names"]
 _SUBORDINATORS = _W["subordinators"]
 _BACKGROUND_VERBS = _W["background_verbs"]
 _SYMBOLS: dict[str, str] = _W["latex_symbols"]  # type: ignore[assignment]
@@ -642,9 +643,61 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
                 best = _Contribution(b, [], [], 2)
                 break
+    if best is None:
+        name = _name_elsewhere(sentences)
+        if name:
+            best = _Contribution(name, [], [], 1)
     if not subject and not unnamed:
         subject = _question(sentences)
     return best, subject or unnamed, sentences, unnamed
+
+
+# "Our framework, Text2Mesh, stylizes ...", "a transformer network --- TheGlueNote --- which ...",
+# "... of humans in motion (H-NeRF)" in a sentence of ours.
+_OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*),")
+_DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|–)")
+_PAREN_NAME = re.compile(r"\(([A-Z][\w@+\-.]*)\)")
+_OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+
+
+def _name_elsewhere(sentences: list[str]) -> str:
+    """A method name the contribution patterns missed: introduced as an appositive
+    of "our ...", set off by dashes, bracketed in a sentence about our work, or a
+    name-like word the abstract keeps coming back to."""
+    def ok(name: str) -> bool:
+        low = name.lower()
+        return (
+            _is_nameish(name)
+            and low.rstrip("s") not in _COMMON_ACRONYMS
+            and low not in _COMMON_ACRONYMS
+            and low not in _KNOWN_NAMES
+            and "/" not in name
+            and not low.endswith(("'s", "’s"))
+        )
+
+    def coined(word: str) -> bool:
+        """Mega-NeRF, Text2Mesh, DONeRF: a digit or a capital inside a part, not AI-Generated."""
+        return any(re.search(r"\d|[a-z][A-Z]", part) for part in word.split("-"))
+
+    counts: dict[str, tuple[int, bool]] = {}
+    for sentence in sentences:
+        for pattern in (_OUR_NAME, _DASH_NAME):
+            m = pattern.search(sentence)
+            if m and ok(m[1].rstrip(".")):
+                return m[1].rstrip(".")
+        if _OURS.search(sentence):
+            for m in _PAREN_NAME.finditer(sentence):
+                if ok(m[1]) and "-" in m[1]:
+                    return m[1]
+        ours = bool(_OURS.search(sentence))
+        for word in sentence.split():
+            word = word.strip("()[],.;:\"'“”‘’")
+            if word and ok(word) and coined(word):
+                count, mine = counts.get(word, (0, False))
+                counts[word] = (count + 1, mine or ours)
+    # repeated, named in a sentence about our work, and shaped like a coined name
+    best = max(((w, n) for w, (n, mine) in counts.items() if mine), key=lambda kv: (kv[1], kv[0]), default=("", 0))
+    return best[0] if best[1] >= 3 else ""
 
 
 def _subject(tokens: list[str]) -> list[str]:
@@ -766,6 +819,10 @@ def _compose(name: str, tail: list[str]) -> str:
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))
     head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))
+    while tail and tail[0].lower() in _PREPOSITIONS:  # "Name: For Moral Values" says nothing
+        tail = tail[1:]
+    if " ".join(tail).lower() == name.lower():
+        tail = []  # not "CodeNeRF: CodeNeRF"
     rest = _fit(tail, MAX_LENGTH - len(head) - 2)
     if not rest:
         return _title_case(head.split())

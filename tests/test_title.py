@@ -134,3 +134,32 @@ def test_a_title_never_opens_with_the_paper_talking_about_itself():
     )
     # a subject that merely starts with such a word is left alone
     assert _compose("", "Work stealing for task parallelism".split()) == "Work Stealing for Task Parallelism"
+
+
+def test_a_method_name_introduced_as_our_appositive_or_between_dashes_leads_the_title():
+    from generator.title import derive_title
+
+    ours = ("In this work, we develop intuitive controls for editing the style of 3D objects. Our framework, "
+            "Text2Mesh, stylizes a 3D mesh by predicting color and local geometric details which conform to a "
+            "target text prompt, and we show results on a wide variety of meshes.")
+    assert derive_title(ours).startswith("Text2Mesh: ")
+    dashes = ("Score alignment is hard for performances with repeats, skips and trills. At the heart of our "
+              "approach lies a transformer encoder network --- TheGlueNote --- which predicts pairwise note "
+              "similarities for two note subsequences, and we evaluate it on real and synthetic data.")
+    assert derive_title(dashes).startswith("TheGlueNote: ")
+
+
+def test_a_well_known_model_is_not_taken_for_the_papers_own_name():
+    from generator.title import derive_title
+
+    text = ("We explore whether ChatGPT can serve as a tool for distant reading of music similarity. We prompt "
+            "ChatGPT with pairs of pieces and compare ChatGPT judgements with those of experts across three "
+            "corpora, finding that agreement depends strongly on genre and on how the question is asked.")
+    assert not derive_title(text).startswith("ChatGPT:")
+
+
+def test_a_title_after_a_name_does_not_start_with_a_preposition():
+    from generator.title import _compose
+
+    assert _compose("NeuralRecon", "for real-time 3D scene reconstruction".split()) == "NeuralRecon: Real-Time 3D Scene Reconstruction"
+    assert _compose("CodeNeRF", ["CodeNeRF"]) == "CodeNeRF"
