@@ -658,6 +658,8 @@ _OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*),")
 _DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|–)")
 _PAREN_NAME = re.compile(r"\(([A-Z][\w@+\-.]*)\)")
 _OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+# a coined name: Mega-NeRF, Text2Mesh, DONeRF (a digit or a capital inside a part), not AI-Generated
+_COINED = re.compile(r"(?<![\w@+.-])(?=[A-Za-z])[\w@+.-]*?(?:\d|[a-z][A-Z])[\w@+-]*(?<![.-])")
 
 
 def _name_elsewhere(sentences: list[str]) -> str:
@@ -675,28 +677,27 @@ def _name_elsewhere(sentences: list[str]) -> str:
             and not low.endswith(("'s", "’s"))
         )
 
-    def coined(word: str) -> bool:
-        """Mega-NeRF, Text2Mesh, DONeRF: a digit or a capital inside a part, not AI-Generated."""
-        return any(re.search(r"\d|[a-z][A-Z]", part) for part in word.split("-"))
-
     counts: dict[str, tuple[int, bool]] = {}
     for sentence in sentences:
-        for pattern in (_OUR_NAME, _DASH_NAME):
-            m = pattern.search(sentence)
+        # cheap substring tests first: the patterns are costly and rarely apply
+        ours = "our " in sentence or "Our " in sentence or "we " in sentence or "We " in sentence
+        if "our " in sentence or "Our " in sentence:
+            m = _OUR_NAME.search(sentence)
             if m and ok(m[1].rstrip(".")):
                 return m[1].rstrip(".")
-        if _OURS.search(sentence):
+        if "--" in sentence or "—" in sentence or "–" in sentence:
+            m = _DASH_NAME.search(sentence)
+            if m and ok(m[1].rstrip(".")):
+                return m[1].rstrip(".")
+        if ours and "(" in sentence:
             for m in _PAREN_NAME.finditer(sentence):
-                if ok(m[1]) and "-" in m[1]:
+                if "-" in m[1] and ok(m[1]):
                     return m[1]
-        ours = bool(_OURS.search(sentence))
-        for word in sentence.split():
-            word = word.strip("()[],.;:\"'“”‘’")
-            if word and ok(word) and coined(word):
-                count, mine = counts.get(word, (0, False))
-                counts[word] = (count + 1, mine or ours)
+        for word in _COINED.findall(sentence):
+            count, mine = counts.get(word, (0, False))
+            counts[word] = (count + 1, mine or ours)
     # repeated, named in a sentence about our work, and shaped like a coined name
-    best = max(((w, n) for w, (n, mine) in counts.items() if mine), key=lambda kv: (kv[1], kv[0]), default=("", 0))
+    best = max(((w, n) for w, (n, mine) in counts.items() if mine and ok(w)), key=lambda kv: (kv[1], kv[0]), default=("", 0))
     return best[0] if best[1] >= 3 else ""
 
 
