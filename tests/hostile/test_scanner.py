@@ -110,6 +110,8 @@ _NORMALIZE = [
     # LaTeX text macros and Markdown bold show their argument
     (re.compile(r"\\(?:" + _TEXT_MACROS + r")\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),
+    # and so does single-star emphasis that opens and closes outside a word
+    (re.compile(r"(?<![\w*])\*([^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])"), r"\1"),
     # LaTeX escapes of special characters show the character
     (re.compile(r"\\([%&_#${} \\])"), r"\1"),
     (re.compile(r"\\,"), "\u2009"),
