@@ -815,8 +815,21 @@ def _drop_self_reference(words: list[str]) -> list[str]:
     return words
 
 
+def _drop_named_problem_head(words: list[str]) -> list[str]:
+    """``Online Packet Scheduling with Deadlines Problem under ...``: a problem that has a
+    capitalised name of its own needs no "problem" after it."""
+    out = []
+    for i, w in enumerate(words):
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        prev = words[i - 1] if i else ""
+        if w.lower() in ("problem", "problems") and prev[:1].isupper() and prev[1:].islower() and (not nxt or nxt in _PREPOSITIONS):
+            continue
+        out.append(w)
+    return out
+
+
 def _compose(name: str, tail: list[str]) -> str:
-    tail = _balanced(_drop_self_reference(tail))
+    tail = _balanced(_drop_named_problem_head(_drop_self_reference(tail)))
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))
     head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))

@@ -163,3 +163,11 @@ def test_a_title_after_a_name_does_not_start_with_a_preposition():
 
     assert _compose("NeuralRecon", "for real-time 3D scene reconstruction".split()) == "NeuralRecon: Real-Time 3D Scene Reconstruction"
     assert _compose("CodeNeRF", ["CodeNeRF"]) == "CodeNeRF"
+
+
+def test_a_named_problem_needs_no_problem_after_it():
+    from generator.title import _compose
+
+    words = "Online Packet Scheduling with Deadlines problem under Partial Feedback".split()
+    assert _compose("", words) == "Online Packet Scheduling with Deadlines under Partial Feedback"
+    assert _compose("", "Generalization in the PDE problem".split()) == "Generalization in the PDE Problem"
