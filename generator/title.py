@@ -40,6 +40,7 @@ _FILLER = _W["filler_adjectives"]
 _GENERIC = _W["generic_heads"]
 _COMMON_ACRONYMS = _W["common_acronyms"]
 _KNOWN_NAMES = _W["known_names"]
+_NOT_DOMAIN = _W["not_domain_words"]
 _SUBORDINATORS = _W["subordinators"]
 _BACKGROUND_VERBS = _W["background_verbs"]
 _SYMBOLS: dict[str, str] = _W["latex_symbols"]  # type: ignore[assignment]
@@ -122,6 +123,7 @@ _ARTICLES = frozenset({"a", "an", "the"})
 _SELF_REFERENCE = _self_references()
 _SELF_FIRST = frozenset(ref[0] for ref in _SELF_REFERENCE)
 _SELF_VERBS = _forms(_W["contribution_verbs"] | _W["subject_verbs"])
+_VERB_FORMS = _forms(_W["contribution_verbs"] | _W["subject_verbs"] | _W["background_verbs"] | _W["light_verbs"] | _W["naming_verbs"])
 _LIGHT_VERBS = frozenset(_W["light_verbs"])
 _VAGUE = _W["vague_nouns"]
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
@@ -856,9 +858,56 @@ def _weak(title: str) -> bool:
     return len(content) < 2
 
 
+_TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
+_VERB_FORMS = _forms(_W["contribution_verbs"] | _W["subject_verbs"] | _W["background_verbs"] | _W["light_verbs"] | _W["naming_verbs"])
+_ADJECTIVE_END = re.compile(r"(?:al|ive|ous|ic|able|ible|ful|less|ary|ent|ant)$")
+
+
+def _domain_term(sentences: list[str]) -> list[str]:
+    """The abstract's domain as it names it: the word pair or triple of its first two
+    sentences that the abstract repeats most (``Symbolic Music``, ``Transparent Objects``)."""
+    if len(sentences) < 2:
+        return []
+    words = [w for w in _TERM_WORD.findall(" ".join(sentences)) if len(w) > 2 or w.isupper()]
+    low = [w.lower() for w in words]
+    head = " ".join(_TERM_WORD.findall(" ".join(sentences[:2]))).lower()
+    counts: dict[tuple[str, ...], int] = {}
+    first: dict[tuple[str, ...], list[str]] = {}
+    for n in (2, 3):
+        for i in range(len(low) - n + 1):
+            gram = tuple(low[i : i + n])
+            if any(w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS for w in gram):
+                continue
+            counts[gram] = counts.get(gram, 0) + 1
+            first.setdefault(gram, words[i : i + n])
+    best = max(
+        ((c * len(g), c, g) for g, c in counts.items() if c >= 2 and " ".join(g) in head),
+        default=None,
+    )
+    return first[best[2]] if best else []
+
+
+def _with_domain(title: str, term: list[str]) -> str:
+    """``GraphMuse: Graph Processing Framework and Library`` + ``for Symbolic Music``,
+    when the title does not name the domain yet and there is room."""
+    if not term or all(w.lower() in title.lower() for w in term):
+        return title
+    # only a title that says what kind of thing the paper offers ("... Method", "...
+    # Framework") but not what for; and a term that ends on a noun, not "Causal"
+    words = title.lower().replace(":", " ").split()
+    if not any(w in _GENERIC for w in words) or _ADJECTIVE_END.search(term[-1].lower()):
+        return title
+    joined = " ".join(_title_case(term).split())
+    if " for " in title.lower():
+        return title  # "X for Y in Z" reads like a search query
+    longer = f"{title} for {joined}"
+    return longer if len(longer) <= MAX_LENGTH else title
+
+
 def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
     found, subject, sentences, unnamed = _analyse(text, quick=first_only)
+    term = _domain_term(sentences)
     # the topic costs a parse and few titles need it
     memo: list[list[str]] = []
 
@@ -914,6 +963,7 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
             strong = _compose("", _trim(_phrase(_tokens(sentences[0]), 0, limit=12)))
         if strong and not _weak(strong):
             out.insert(0, strong)
+    out = [_with_domain(t, term) for t in out]
     seen: set[str] = set()
     return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
 

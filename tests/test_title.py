@@ -171,3 +171,19 @@ def test_a_named_problem_needs_no_problem_after_it():
     words = "Online Packet Scheduling with Deadlines problem under Partial Feedback".split()
     assert _compose("", words) == "Online Packet Scheduling with Deadlines under Partial Feedback"
     assert _compose("", "Generalization in the PDE problem".split()) == "Generalization in the PDE Problem"
+
+
+def test_a_title_naming_only_a_kind_of_method_gains_the_abstracts_domain():
+    from generator.title import _domain_term, _with_domain
+
+    sentences = [
+        "Pre-trained encoders are widely shared, and their owners need to verify ownership of pre-trained encoders.",
+        "We fingerprint pre-trained encoders with label-only queries.",
+        "Experiments on pre-trained encoders for vision show the fingerprint survives fine-tuning.",
+    ]
+    term = _domain_term(sentences)
+    assert term == ["Pre-trained", "encoders"]
+    assert _with_domain("Label-Only Fingerprinting Method", term) == "Label-Only Fingerprinting Method for Pre-Trained Encoders"
+    # a title that already says what it is for, or names no kind of method, is left alone
+    assert _with_domain("Fingerprinting for Model Ownership", term) == "Fingerprinting for Model Ownership"
+    assert _with_domain("Robust Unlearning under Leak@k", term) == "Robust Unlearning under Leak@k"
