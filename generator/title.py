@@ -887,6 +887,12 @@ def _domain_term(sentences: list[str]) -> list[str]:
     return first[best[2]] if best else []
 
 
+def _wants_domain(title: str) -> bool:
+    """A title that says what kind of thing the paper offers ("... Method") but not what for."""
+    low = title.lower()
+    return " for " not in low and any(w in _GENERIC for w in low.replace(":", " ").split())
+
+
 def _with_domain(title: str, term: list[str]) -> str:
     """``GraphMuse: Graph Processing Framework and Library`` + ``for Symbolic Music``,
     when the title does not name the domain yet and there is room."""
@@ -907,7 +913,6 @@ def _with_domain(title: str, term: list[str]) -> str:
 def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
     found, subject, sentences, unnamed = _analyse(text, quick=first_only)
-    term = _domain_term(sentences)
     # the topic costs a parse and few titles need it
     memo: list[list[str]] = []
 
@@ -963,7 +968,9 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
             strong = _compose("", _trim(_phrase(_tokens(sentences[0]), 0, limit=12)))
         if strong and not _weak(strong):
             out.insert(0, strong)
-    out = [_with_domain(t, term) for t in out]
+    if any(_wants_domain(t) for t in out):  # the term costs a count of the whole abstract
+        term = _domain_term(sentences)
+        out = [_with_domain(t, term) for t in out]
     seen: set[str] = set()
     return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
 
