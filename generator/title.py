@@ -873,11 +873,12 @@ def _domain_term(sentences: list[str]) -> list[str]:
     head = " ".join(_TERM_WORD.findall(" ".join(sentences[:2]))).lower()
     counts: dict[tuple[str, ...], int] = {}
     first: dict[tuple[str, ...], list[str]] = {}
+    bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS for w in low]
     for n in (2, 3):
         for i in range(len(low) - n + 1):
-            gram = tuple(low[i : i + n])
-            if any(w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS for w in gram):
+            if True in bad[i : i + n]:
                 continue
+            gram = tuple(low[i : i + n])
             counts[gram] = counts.get(gram, 0) + 1
             first.setdefault(gram, words[i : i + n])
     best = max(
