@@ -19,7 +19,7 @@ from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import GeneratorError, SeedError, raise_all
 from .model import Digest, Paper, Topic
-from .parallel import map_chunks
+from .parallel import Pending, map_chunks
 from .parse import parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_papers
@@ -84,16 +84,22 @@ def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
     return [p for papers, _ in results for p in papers]
 
 
-def derive(papers: Iterable[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:
+def derive(papers: Sequence[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:
     """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
+    # Tags and each abstract's preferred title depend on its text alone: the workers
+    # compute them for every submitted text while this process deduplicates (the
+    # paper a merge keeps shows one of those texts). Making titles unique needs all
+    # of them, and is done after, in order.
+    pending = Pending(partial(_tag_and_title, topics=topics), papers)
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
-    # Tagging and each abstract's preferred title are per paper: done in chunks, one
-    # per core. Making titles unique needs them all, and is done after, in order.
-    results = map_chunks(partial(_tag_and_title, topics=topics), merged)
-    tagged = [replace(p, tags=tags, tag_evidence=evidence) for p, (tags, evidence, _) in zip(merged, results)]
-    first = {p.text: title for p, (_, _, title) in zip(merged, results)}
+    derived = {p.text: r for p, r in zip(papers, pending.result())}
+    tagged = [
+        p if "tags" in p.curated else replace(p, tags=derived[p.text][0], tag_evidence=derived[p.text][1])
+        for p in merged
+    ]
+    first = {text: title for text, (_, _, title) in derived.items()}
     return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics)
 
 

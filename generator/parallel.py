@@ -68,3 +68,31 @@ def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list
     finally:
         _job = None
     return [r for chunk in results for r in chunk]
+
+
+class Pending:
+    """``fn`` over chunks of ``items``, running in forked workers while this process
+    does other work; :meth:`result` waits and gives what ``fn(items)`` would."""
+
+    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]):
+        global _job
+        self._fn, self._items = fn, items
+        self._pool = None
+        n = workers()
+        if n > 1 and len(items) >= MIN_ITEMS:
+            chunks = split(items, n)
+            _job = (fn, chunks)
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(n)
+                self._async = self._pool.map_async(_run, range(n))
+            finally:
+                _job = None
+
+    def result(self) -> list[R]:
+        if self._pool is None:
+            return list(self._fn(self._items))
+        try:
+            return [r for chunk in self._async.get() for r in chunk]
+        finally:
+            self._pool.close()
+            self._pool.join()

@@ -25,6 +25,13 @@ def test_map_chunks_equals_serial(monkeypatch):
     assert parallel.map_chunks(_square_all, items) == _square_all(items)
 
 
+def test_pending_work_gives_the_serial_result(monkeypatch):
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    items = list(range(5000))
+    pending = parallel.Pending(_square_all, items)
+    assert pending.result() == _square_all(items)
+
+
 def _tree(root):
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
 
