@@ -52,6 +52,11 @@ def split(items: Sequence[T], n: int) -> list[Sequence[T]]:
     return out
 
 
+def serial(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
+    """The mapper that runs ``fn(items)`` here: the default of the stages that accept one."""
+    return list(fn(items))
+
+
 def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
     """``fn`` over chunks of ``items``, results concatenated in order: ``fn(items)`` but faster."""
     global _job

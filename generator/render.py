@@ -17,6 +17,7 @@ from slugify import slugify
 
 from .clean import escape_markdown, first_sentence, to_markdown, to_plain
 from .model import Digest, Paper, Topic
+from .parallel import serial
 
 try:  # libyaml's emitter is about four times faster; PyYAML wheels ship it
     from yaml import CSafeDumper as _BaseDumper
@@ -240,11 +241,7 @@ def render_json(papers: list[Paper]) -> str:
     return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
 
 
-def _serial(fn: Callable[[Sequence[Paper]], list], items: Sequence[Paper]) -> list:
-    return fn(items)
-
-
-def render_site(digest: Digest, seed_files: int, mapper: Mapper = _serial) -> dict[str, str]:
+def render_site(digest: Digest, seed_files: int, mapper: Mapper = serial) -> dict[str, str]:
     """Every generated file of the site, by path relative to the docs folder.
 
     ``mapper(fn, papers)`` runs ``fn`` over the papers, possibly in chunks on

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from .model import Paper
+from .parallel import serial
 
 MAX_LENGTH = 90
 
@@ -990,11 +991,7 @@ def _all_titles(texts: Sequence[str]) -> list[list[str]]:
     return [_candidates(t) for t in texts]
 
 
-def _serial(fn: Callable[[Sequence[str]], list], items: Sequence[str]) -> list:
-    return fn(items)
-
-
-def title_papers(papers: Iterable[Paper], mapper: Callable = _serial, first: dict[str, str] | None = None) -> list[Paper]:
+def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict[str, str] | None = None) -> list[Paper]:
     """Set ``title`` on every paper without a curated one; titles are unique within the digest.
 
     Papers are handled in id order, so the same seeds always give the same titles. A title
