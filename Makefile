@@ -1,5 +1,7 @@
 # Two commands on a fresh machine: `make site` builds the digest, `make test` tests it.
 PYTHON ?= python3
+# Material prints a banner about MkDocs 2.0 on every build; it is not about this site.
+export NO_MKDOCS_2_WARNING := 1
 VENV   := .venv
 PY     := $(VENV)/bin/python
 KATEX  := docs/assets/katex
