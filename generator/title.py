@@ -42,6 +42,7 @@ _GENERIC = _W["generic_heads"]
 _COMMON_ACRONYMS = _W["common_acronyms"]
 _KNOWN_NAMES = _W["known_names"]
 _NOT_DOMAIN = _W["not_domain_words"]
+_ADJECTIVE_LIKE_NOUNS = _W["adjective_like_nouns"]
 _SUBORDINATORS = _W["subordinators"]
 _BACKGROUND_VERBS = _W["background_verbs"]
 _SYMBOLS: dict[str, str] = _W["latex_symbols"]  # type: ignore[assignment]
@@ -861,7 +862,7 @@ def _weak(title: str) -> bool:
 
 _TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
 _VERB_FORMS = _forms(_W["contribution_verbs"] | _W["subject_verbs"] | _W["background_verbs"] | _W["light_verbs"] | _W["naming_verbs"])
-_ADJECTIVE_END = re.compile(r"(?:al|ive|ous|ic|able|ible|ful|less|ary|ent|ant)$")
+_ADJECTIVE_END = re.compile(r"(?:al|ive|ous|ic|able|ible|ful|less|ary|ent|ant|ed)$")
 
 
 def _domain_term(sentences: list[str]) -> list[str]:
@@ -890,15 +891,22 @@ def _domain_term(sentences: list[str]) -> list[str]:
 
 
 def _wants_domain(title: str) -> bool:
-    """A title that says what kind of thing the paper offers ("... Method") but not what for."""
+    """A title that says what kind of thing the paper offers ("... Method") but not what
+    for, or that says too little to place the paper ("Piano Music", "StyleSDF: High Resolution")."""
     low = title.lower()
-    return " for " not in low and any(w in _GENERIC for w in low.replace(":", " ").split())
+    if " for " in low:
+        return False
+    words = low.replace(":", " ").split()
+    tail = (low.partition(": ")[2] or low).split()
+    content = [w for w in tail if w not in _STOP and len(w) > 1]
+    return any(w in _GENERIC for w in words) or len(content) < 3
 
 
 def _with_domain(title: str, term: list[str]) -> str:
     """``GraphMuse: Graph Processing Framework and Library`` + ``for Symbolic Music``,
     when the title does not name the domain yet and there is room."""
-    if not term or all(w.lower() in title.lower() for w in term):
+    have = {w.rstrip("s") for w in title.lower().replace(":", " ").split()}
+    if not term or all(w.lower().rstrip("s") in have for w in term):
         return title
     # only a title that says what kind of thing the paper offers ("... Method", "...
     # Framework") but not what for; and a term that ends on a noun, not "Causal"
@@ -910,6 +918,14 @@ def _with_domain(title: str, term: list[str]) -> str:
         return title  # "X for Y in Z" reads like a search query
     longer = f"{title} for {joined}"
     return longer if len(longer) <= MAX_LENGTH else title
+
+
+def _completed(titles: list[str], sentences: list[str]) -> list[str]:
+    """Titles that need it get the abstract's domain (the term costs a count of the whole abstract)."""
+    if not any(_wants_domain(t) for t in titles):
+        return titles
+    term = _domain_term(sentences)
+    return [_with_domain(t, term) for t in titles]
 
 
 def _candidates(text: str, first_only: bool = False) -> list[str]:
@@ -946,7 +962,7 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
         else:
             out.append(_compose(found.name, []))
         if first_only and not _weak(out[0]):
-            return out
+            return _completed(out, sentences)
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
         if topic() and not _overlaps(head, topic()):
             out.append(_compose(found.name, head + ["for"] + topic()))
@@ -970,9 +986,7 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
             strong = _compose("", _trim(_phrase(_tokens(sentences[0]), 0, limit=12)))
         if strong and not _weak(strong):
             out.insert(0, strong)
-    if any(_wants_domain(t) for t in out):  # the term costs a count of the whole abstract
-        term = _domain_term(sentences)
-        out = [_with_domain(t, term) for t in out]
+    out = _completed(out, sentences)
     seen: set[str] = set()
     return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
 
