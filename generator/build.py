@@ -63,25 +63,21 @@ def read_seeds(paths: Iterable[Path]) -> list[tuple[str, bytes]]:
     return out
 
 
-def _parse_chunk(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[list[Paper], list[GeneratorError]]]:
-    """Papers (with their links) and problems of each seed file."""
-    out = []
+def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
+    """Parse every seed (links extracted), collecting the problems of all files before raising.
+
+    Serial on purpose: parsing fills the caches (normalized text, segments) that
+    dedupe and render reuse, and a worker's caches would be lost with it.
+    """
+    papers: list[Paper] = []
+    errors: list[GeneratorError] = []
     for path, data in seeds:
         try:
-            papers = [replace(p, links=extract_links(p.text)) for p in parse_seed(data, path)]
-            out.append((papers, []))
+            papers += [replace(p, links=extract_links(p.text)) for p in parse_seed(data, path)]
         except GeneratorError as e:
-            out.append(([], list(getattr(e, "errors", [e]))))
-    return out
-
-
-def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
-    """Parse every seed, collecting the problems of all files before raising."""
-    # Serial on purpose: parsing fills the caches (normalized text, segments) that
-    # dedupe and render reuse, and a worker's caches would be lost with it.
-    results = _parse_chunk(seeds)
-    raise_all([e for _, errors in results for e in errors])
-    return [p for papers, _ in results for p in papers]
+            errors += getattr(e, "errors", [e])
+    raise_all(errors)
+    return papers
 
 
 def derive(papers: Sequence[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:

@@ -59,20 +59,7 @@ def serial(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
 
 def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
     """``fn`` over chunks of ``items``, results concatenated in order: ``fn(items)`` but faster."""
-    global _job
-    n = workers()
-    if n == 1 or len(items) < MIN_ITEMS:
-        return list(fn(items))
-    chunks = split(items, n)
-    _job = (fn, chunks)
-    try:
-        with multiprocessing.get_context("fork").Pool(n - 1) as pool:
-            rest = pool.map_async(_run, range(1, n))
-            first = fn(chunks[0])  # this process takes a share too
-            results = [first, *rest.get()]
-    finally:
-        _job = None
-    return [r for chunk in results for r in chunk]
+    return Pending(fn, items).result()
 
 
 class Pending:

@@ -99,10 +99,6 @@ def _summary_md(text: str, venue: str, year: int) -> str:
     return f" · {escape_markdown(f'{venue} {year}')}  \n  {to_markdown(first_sentence(text))}"
 
 
-def _title_md(p: Paper) -> str:
-    return _md_cached(p.title)
-
-
 def render_alias(p: Paper) -> str:
     """A page at a merged variant's id that sends the reader on to the paper.
 
@@ -119,7 +115,7 @@ def _render_papers(papers: Sequence[Paper], slugs: dict[str, str]) -> list[str]:
 
 def _entry(p: Paper, prefix: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    return f"- [{_title_md(p)}]({prefix}{paper_path(p)}){_summary_md(p.text, p.venue, p.year)}"
+    return f"- [{_md_cached(p.title)}]({prefix}{paper_path(p)}){_summary_md(p.text, p.venue, p.year)}"
 
 
 def _by_title(papers: Iterable[Paper]) -> list[Paper]:
@@ -173,7 +169,7 @@ def render_list(papers: list[Paper]) -> str:
         "",
     ]
     for p in _by_title(papers):
-        item = f"- [{_title_md(p)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
+        item = f"- [{_md_cached(p.title)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
         if p.merged:
             where = ", ".join(escape_markdown(str(s)) for s in p.sources)
             item += f" · merged from {len(p.sources)} submissions: {where}"

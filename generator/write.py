@@ -5,8 +5,9 @@ files ``index.md``, ``list.md`` and ``papers.json`` at the top of ``docs/``; eve
 other file there is hand-written and never touched. Everything is rendered in
 memory before this runs, so a build that fails writes nothing. Files whose
 content is unchanged are not rewritten (so ``mkdocs serve`` reloads only what
-changed); each write goes to a temporary file renamed over the old one, so a
-reader never sees half a page; stale generated files are deleted.
+changed); a changed page goes to a temporary file renamed over the old one, so a
+reader never sees half a page (a new page is written directly: there is no old
+one to keep whole); stale generated files are deleted.
 """
 from __future__ import annotations
 
