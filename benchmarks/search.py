@@ -7,7 +7,7 @@ browser's own clock (performance.now(), zero at navigation start):
 - first answer: a reader opens the home page and types a query the moment the
   search box works (Material's script has run); the time from navigation start
   until the first results are on screen. This includes downloading and indexing
-  search_index.json in Material's web worker.
+  search_index.json in the search worker (docs/assets/search-worker.js).
 - later queries: on the same page, the time from the keystroke to the results of
   each new query (median of the queries).
 

@@ -190,6 +190,9 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
         "are merged into one paper. Use the search box, or browse by [topic](topics/index.md), "
         "[venue](venues/index.md) or the [list of all papers](list.md).",
         "",
+        "Search matches words as you type them; papers holding every word come first. Put "
+        '`"two words"` in quotes to find them together, or write `-word` to leave out papers that mention it.',
+        "",
         "| Papers | Venues | Topics | Seed files | Duplicates merged |",
         "| ---: | ---: | ---: | ---: | ---: |",
         f"| {len(papers)} | {len(venues)} | {sum(1 for v in by_topic.values() if v)} | {seed_files} | {merged} |",

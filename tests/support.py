@@ -102,3 +102,45 @@ def find_chromium() -> str | None:
 
 
 CHROMIUM = find_chromium()
+
+
+# Set the query the way a keystroke does (Material reads it on keyup), wait until
+# Material shows the answer (it rewrites the result count each time), then scroll
+# the list until every result is rendered.
+SEARCH_JS = """async (q) => {
+  const input = document.querySelector('.md-search__input');
+  const meta = document.querySelector('.md-search-result__meta');
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 5000);
+    new MutationObserver((_, obs) => { obs.disconnect(); clearTimeout(timer); resolve(); })
+      .observe(meta, {childList: true, characterData: true, subtree: true});
+    input.focus();
+    input.value = q;
+    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  });
+  // Material renders ten results, then four more each time the list is scrolled to its end.
+  const count = parseInt(meta.textContent.replace(/[^0-9]/g, '') || '0', 10) || (/one/i.test(meta.textContent) ? 1 : 0);
+  const wrap = document.querySelector('.md-search__scrollwrap');
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  for (let i = 0; i < 200 && document.querySelectorAll('.md-search-result__item').length < count; i++) {
+    wrap.scrollTop = 0;  // Material loads more when the end comes into view again
+    await frame();
+    wrap.scrollTop = wrap.scrollHeight;
+    await frame();
+  }
+  return {
+    meta: meta.textContent,
+    count,
+    results: [...document.querySelectorAll('.md-search-result__item')].map(li => {
+      const a = li.querySelector('a.md-search-result__link');
+      const article = a.querySelector('article');
+      return {
+        href: a.getAttribute('href'),
+        title: article.querySelector('h1, h2').textContent,
+        text: article.querySelector('p') ? article.querySelector('p').textContent : '',
+        marks: [...article.querySelectorAll('mark')].map(m => m.textContent),
+        elements: [...article.querySelectorAll('*')].map(e => e.tagName.toLowerCase()),
+      };
+    }),
+  };
+}"""

@@ -71,20 +71,7 @@ def test_home_page_loads_without_errors_or_other_hosts(page, page_log, site_url)
 # -- search -------------------------------------------------------------------
 
 
-def test_search_finds_a_paper_by_a_phrase_of_its_abstract(page, page_log, site_url, papers):
-    paper = sorted(papers, key=lambda p: p["id"])[0]
-    phrase = search_phrase(paper, papers)
-    visit(page, site_url)
-    box = page.locator("input.md-search__input")
-    box.click()
-    page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
-    box.press_sequentially(phrase)  # Material reads the query on keyup, so type it: fill() would not search
-    results = page.locator(".md-search-result__item > a.md-search-result__link")
-    results.first.wait_for(state="visible")
-    hrefs = [paper_path(urljoin(page.url, h)) for h in results.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
-    want = "/" + paper["url"]
-    assert want in hrefs[:3], f"searching {phrase!r}: {want} not among the first results {hrefs[:5]}"
-    assert page_log.problems() == []
+# The search tests are in test_search.py.
 
 
 # -- topics -------------------------------------------------------------------

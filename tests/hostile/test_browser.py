@@ -9,6 +9,7 @@ does not scroll sideways on a phone. Screenshots go to /tmp/hostile-<id>.png.
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import json
 import shutil
@@ -148,3 +149,39 @@ def test_payloads_read_as_text(browser, served, hostile_site, needle):
         assert needle in " ".join(page.inner_text(".digest-abstract").split())
     finally:
         page.close()
+
+
+def test_search_results_show_hostile_abstracts_as_text(browser, served, hostile_site):
+    """Every hostile paper in one search answer: titles and snippets are text, nothing runs."""
+    from support import SEARCH_JS
+
+    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    titles = {"/" + p["url"]: " ".join(html.unescape(p["title"]).split()) for p in papers}
+    problems: list[str] = []
+    page = browser.new_page()
+    try:
+        page.route("**/*", lambda r: r.abort() if urlsplit(r.request.url).hostname not in (HOST, None) else r.continue_())
+        page.on("dialog", lambda d: (problems.append(f"dialog {d.type}: {d.message}"), d.dismiss()))
+        page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+        page.goto(served, wait_until="networkidle")
+        page.locator("input.md-search__input").click()
+        page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
+        answer = page.evaluate(SEARCH_JS, "stays visible")  # every hostile abstract ends so
+        found = {}
+        for r in answer["results"]:
+            found[urlsplit(r["href"]).path] = r
+            extra = set(r["elements"]) - {"div", "h1", "h2", "p", "mark", "nav", "span"}
+            if extra:
+                problems.append(f"{r['href']}: elements in a result: {sorted(extra)}")
+        for path, title in titles.items():
+            if path not in found:
+                problems.append(f"{path}: not found by 'stays visible'")
+            elif " ".join(found[path]["title"].split()) != title:
+                problems.append(f"{path}: result title {found[path]['title']!r}, paper title {title!r}")
+        problems += page.evaluate("""() => [...document.querySelectorAll('.md-search-result *')].flatMap(el =>
+            [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*(javascript|data|vbscript):/i.test(a.value))
+              .map(a => `in the results: <${el.tagName.toLowerCase()} ${a.name}=${a.value}>`))""")
+    finally:
+        page.close()
+    assert not problems, "\n".join(problems)

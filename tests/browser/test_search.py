@@ -1,0 +1,138 @@
+"""Search on the built mission site, in Chromium: the digest's own search worker
+(docs/assets/search-worker.js) behind Material's search box.
+
+The expected answers are worked out here from the site's own search_index.json with
+a deliberately plain reading of it (tags stripped, words lower-cased), so a test
+fails when the worker misses a paper, lets an excluded one through or ranks wrongly.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections import Counter
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from support import SEARCH_JS
+
+from .test_site import visit
+
+pytestmark = pytest.mark.browser
+
+WORD = re.compile(r"[^\W_]+")
+
+
+@pytest.fixture(scope="module")
+def index(mission_site) -> dict[str, dict]:
+    """Paper pages of the search index: path -> title, words (of title and text), shown, terms."""
+    docs = json.loads((mission_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    out = {}
+    for d in docs:
+        if not d["location"].startswith("papers/"):
+            continue
+        title = html.unescape(re.sub(r"<[^>]*>", " ", d["title"]))
+        text = html.unescape(re.sub(r"<[^>]*>", " ", d["text"]))
+        out["/" + d["location"]] = {
+            "title": " ".join(title.split()),
+            "words": WORD.findall(f"{title} {text}".casefold()),
+            "shown": WORD.findall(text),
+            # what a query word may match: the title, the text and the topics
+            "terms": WORD.findall(f"{title} {text} {' '.join(d.get('tags', []))}".casefold()),
+        }
+    return out
+
+
+def phrase_of(path: str, index: dict[str, dict], n: int = 4) -> str:
+    """The run of ``n`` words of the abstract as shown that the other papers share least."""
+    df = Counter(w for d in index.values() for w in set(d["words"]))
+    shown = index[path]["shown"]
+    rarity = [math.log(len(index) / df[w.casefold()]) for w in shown]
+    best = max(range(len(shown) - n + 1), key=lambda i: (sum(rarity[i : i + n]), -i))
+    return " ".join(shown[best : best + n])
+
+
+@pytest.fixture
+def search(page, site_url):
+    visit(page, site_url)
+    page.locator("input.md-search__input").click()
+    page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
+
+    def run(query: str) -> dict:
+        answer = page.evaluate(SEARCH_JS, query)
+        assert len(answer["results"]) == answer["count"], f"{query!r}: {answer['meta']!r} but {len(answer['results'])} shown"
+        for r in answer["results"]:
+            r["path"] = urlsplit(urljoin(page.url, r["href"])).path
+        return answer
+
+    return run
+
+
+def has_phrase(words: list[str], phrase: list[str]) -> bool:
+    n = len(phrase)
+    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
+
+
+def test_every_paper_is_found_first_by_a_phrase_of_its_abstract(search, papers, index, page_log):
+    misses = []
+    for paper in papers:
+        phrase = phrase_of("/" + paper["url"], index)
+        got = [r["path"] for r in search(phrase)["results"]]
+        if got[:1] != ["/" + paper["url"]]:
+            misses.append(f"{phrase!r}: want /{paper['url']}, got {got[:3]}")
+    assert not misses, "\n".join(misses)
+    assert page_log.problems() == []
+
+
+def test_a_word_is_found_while_it_is_still_being_typed(search, papers):
+    # the longest word of a title that no other paper has: typed up to 5 letters
+    paper, word = max(
+        ((p, w) for p in papers for w in WORD.findall(p["title"]) if len(w) >= 8
+         and sum(w.casefold() in q["title"].casefold() for q in papers) == 1),
+        key=lambda pw: (len(pw[1]), pw[0]["id"]),
+    )
+    got = [r["path"] for r in search(word[:5])["results"]]
+    assert "/" + paper["url"] in got[:10], f"typing {word[:5]!r} (of {word!r}): {got[:10]}"
+
+
+def test_results_with_every_word_come_before_results_with_some(search, index):
+    answer = search("unlearning language diffusion")
+    ranks = [sum(any(x.startswith(w) for x in index[r["path"]]["terms"]) for w in ("unlearning", "language", "diffusion"))
+             for r in answer["results"] if r["path"] in index]
+    assert ranks, "no paper matched"
+    assert ranks == sorted(ranks, reverse=True), f"words matched, in result order: {ranks}"
+
+
+def test_a_quoted_phrase_must_appear_as_a_phrase(search, index):
+    phrase = ["language", "models"]
+    want = {p for p, d in index.items() if has_phrase(d["words"], phrase)}
+    both_apart = {p for p, d in index.items() if set(phrase) <= set(d["words"]) and p not in want}
+    assert want and both_apart, "the mission seeds no longer make this test meaningful"
+    got = {r["path"] for r in search('"language models"')["results"]} & set(index)
+    assert got == want, f"missing {sorted(want - got)}, not a phrase match {sorted(got - want)}"
+
+
+def test_a_minus_word_excludes_papers(search, index):
+    plain = {r["path"] for r in search("models")["results"]} & set(index)
+    got = {r["path"] for r in search("models -language")["results"]} & set(index)
+    with_language = {p for p in plain if any(w.startswith("language") for w in index[p]["terms"])}
+    assert with_language and got, "the mission seeds no longer make this test meaningful"
+    assert got == plain - with_language
+
+
+def test_results_show_the_title_as_text_and_mark_the_query_words(search, papers, index):
+    paper = sorted(papers, key=lambda p: p["id"])[0]
+    phrase = phrase_of("/" + paper["url"], index)
+    first = search(phrase)["results"][0]
+    assert first["path"] == "/" + paper["url"]
+    assert " ".join(first["title"].split()) == index[first["path"]]["title"]
+    assert set(first["elements"]) <= {"div", "h1", "h2", "p", "mark", "nav", "span", "del"}, first["elements"]
+    marked = {m.casefold() for m in first["marks"]}
+    assert {w.casefold() for w in phrase.split() if len(w) > 3} <= marked, (phrase, first["marks"])
+
+
+def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
+    assert search("the of and")["results"] == []
+    assert search("qqqzzzxv")["results"] == []
