@@ -1,7 +1,6 @@
 """The built mission site in a real Chromium: what a reader sees and does."""
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from urllib.parse import urljoin, urlsplit
@@ -12,7 +11,6 @@ pytestmark = pytest.mark.browser
 
 SERIOUS = ("serious", "critical")
 PHONE = {"width": 390, "height": 844}
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
 
 
 def wait_ready(page) -> None:
@@ -37,16 +35,6 @@ def paper_path(url: str) -> str:
     return urlsplit(url).path
 
 
-def search_phrase(paper: dict, papers: list[dict], words: int = 4) -> str:
-    """The run of ``words`` consecutive words of the abstract that the other abstracts share least."""
-    docs = [set(w.casefold() for w in _WORD.findall(p["abstract"])) for p in papers]
-    df = Counter(w for d in docs for w in d)
-    tokens = _WORD.findall(paper["abstract"])
-    idf = [math.log(len(papers) / df[t.casefold()]) for t in tokens]
-    best = max(range(len(tokens) - words + 1), key=lambda i: (sum(idf[i : i + words]), -i))
-    return " ".join(tokens[best : best + words])
-
-
 def math_papers(papers: list[dict]) -> list[dict]:
     return [p for p in papers if re.search(r"\$[^$]+\$|\\\(", p["abstract"])]
 
@@ -68,10 +56,7 @@ def test_home_page_loads_without_errors_or_other_hosts(page, page_log, site_url)
     assert page_log.external_requests == []
 
 
-# -- search -------------------------------------------------------------------
-
-
-# The search tests are in test_search.py.
+# Search: see test_search.py.
 
 
 # -- topics -------------------------------------------------------------------
