@@ -81,9 +81,12 @@ _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])|([(\[])\s+")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘])")
-_TOKEN = re.compile(r"[^\s,;:()\[\]]+|[,;:()\[\]]")
+_TOKEN = re.compile(r"(?:\d,(?=\d{3}(?!\d))|[^\s,;:()\[\]])+|[,;:()\[\]]")  # 145,912 is one token
 
-_ACTOR = r"(?:we|this\s+(?:paper|work|article|study|thesis|report|letter)|our\s+(?:work|paper|approach)|the\s+(?:paper|present\s+work))"
+_ACTOR = (
+    r"(?:we|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
+    r"|our\s+(?:work|paper|approach|study|research)|the\s+(?:paper|study|research|present\s+work))"
+)
 _ADVERB = r"(?:\w+ly\s+|further\s+|also\s+|then\s+|here\s+|first\s+|thus\s+|therefore\s+)*"
 _CONTRIBUTION = re.compile(
     rf"\b(?:{_ACTOR}\s+{_ADVERB}|and\s+)(?:{_alternation(_W['contribution_verbs'])})(?:s|es|d|ed)?\b"
@@ -185,7 +188,7 @@ def _sentences(text: str) -> list[str]:
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
 
 
-_AVAILABILITY = re.compile(_alternation(_W["availability_words"]))
+_AVAILABILITY = re.compile(rf"\b(?:{_alternation(_W['availability_words'])})\b")
 _ABBREVIATIONS = frozenset("e.g i.e al vs etc cf Fig Figs Eq Eqs Sec approx resp incl No Dr St".split())
 
 
@@ -640,7 +643,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s:
                 subject = _subject(_abbreviate(_tokens(sentence[s.end():])))
-                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one"):
+                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
                     subject = []
     if best is None and bold:
         for b in bold:
@@ -648,7 +651,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 best = _Contribution(b, [], [], 2)
                 break
     if best is None:
-        name = _name_elsewhere(sentences)
+        name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
         if name:
             best = _Contribution(name, [], [], 1)
     if not subject and not unnamed:
@@ -703,6 +706,68 @@ def _name_elsewhere(sentences: list[str]) -> str:
     # repeated, named in a sentence about our work, and shaped like a coined name
     best = max(((w, n) for w, (n, mine) in counts.items() if mine and ok(w)), key=lambda kv: (kv[1], kv[0]), default=("", 0))
     return best[0] if best[1] >= 3 else ""
+
+
+# The project's own page or repository: https://zqbai-jeremy.github.io/autoavatar,
+# https://github.com/cwchenwang/ShadeGAN (the first path part after the owner).
+_PROJECT_LINK = re.compile(
+    r"https?://(?:[\w-]+\.github\.io|(?:www\.)?(?:github|gitlab)\.com/[\w.-]+)/([A-Za-z][\w.+-]*)"
+)
+_LINK_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+]*")
+
+
+def _name_from_links(text: str, sentences: list[str]) -> str:
+    """A method the abstract never names but its project page or repository does.
+
+    Repositories named like sentences (``animatable_nerf``, ``rethinking-positional-
+    encoding``) or like pages (``demo``, ``asap-dataset``) are not names. The spelling
+    comes from the link when it has capitals (``KeypointNeRF``), else from a word of
+    the abstract that starts the same (``stylegan`` in ``StyleGAN2``), else short parts
+    are read as initials (``hvh``) and long ones capitalised (``autoavatar``)."""
+    if "github" not in text and "gitlab" not in text:
+        return ""
+    words = sorted({w for s in sentences for w in _LINK_WORD.findall(s) if any(c.isupper() for c in w)})
+    for m in _PROJECT_LINK.finditer(text):
+        slug = m[1].removesuffix(".git").rstrip(".")
+        parts = slug.split("-")
+        if (
+            not 2 <= len(slug) <= 24
+            or "_" in slug or "." in slug
+            or len(parts) > 2 or "" in parts
+            or any(p.lower() in _W["not_link_names"] for p in parts)
+            or slug.lower() in _COMMON_ACRONYMS or slug.lower() in _KNOWN_NAMES
+        ):
+            continue
+        spelled = []
+        for part in parts:
+            low = part.lower()
+            if part != low:
+                spelled.append(part)
+                continue
+            known = next((w[: len(part)] for w in words if len(part) >= 3 and w.lower().startswith(low)), None)
+            if known and known != low:
+                spelled.append(known)
+            else:
+                spelled.append(part.upper() if len(part) <= 4 else part.capitalize())
+        return "-".join(spelled)
+    return ""
+
+
+_LOOSE_PREPOSITIONS = frozenset("amongst amid regarding about around during including involving per versus vs".split())
+
+
+def _evaluation(words: list[str]) -> bool:
+    """A subject that says how the paper was checked ("Extensive Experiments on ...", "User
+    Study Amongst Guitarists", "Study in Three Steps"), not what it is about."""
+    head = []
+    for w in words:
+        if w.lower() in _PREPOSITIONS or w.lower() in _LOOSE_PREPOSITIONS:
+            break
+        head.append(w.lower())
+    if any(w in _W["evaluation_nouns"] for w in head):
+        return True
+    after = words[len(head)].lower() if len(head) < len(words) else ""
+    return bool(head) and head[-1] == "study" and after not in ("of", "on", "into")
 
 
 def _subject(tokens: list[str]) -> list[str]:

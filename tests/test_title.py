@@ -187,3 +187,51 @@ def test_a_title_naming_only_a_kind_of_method_gains_the_abstracts_domain():
     # a title that already says what it is for, or names no kind of method, is left alone
     assert _with_domain("Fingerprinting for Model Ownership", term) == "Fingerprinting for Model Ownership"
     assert _with_domain("Robust Unlearning under Leak@k", term) == "Robust Unlearning under Leak@k"
+
+
+def test_a_short_closing_sentence_about_an_encoder_is_not_taken_for_a_code_link():
+    # "encoder" holds "code": only whole words mark a sentence that points to code
+    text = ("Note alignment matches the notes of two versions of one piece. Existing methods rely on dynamic "
+            "time warping. Such methods struggle with large mismatches. At the heart of our approach lies a "
+            "transformer encoder network --- TheGlueNote --- which predicts note similarities. We post-process "
+            "the similarities to retrieve matches. Code is available at https://github.com/x/y.")
+    assert derive_title(text).startswith("TheGlueNote: ")
+
+
+@pytest.mark.parametrize("link, name", [
+    ("https://zqbai-jeremy.github.io/autoavatar", "Autoavatar"),  # no capitals anywhere: capitalised
+    ("https://ziyanw1.github.io/hvh/", "HVH"),  # short: initials
+    ("https://universome.github.io/stylegan-v.", "StyleGAN-V"),  # spelled as the abstract spells StyleGAN2
+    ("https://github.com/cwchenwang/ShadeGAN", "ShadeGAN"),  # the repository's own capitals
+])
+def test_a_method_named_only_by_its_project_link_leads_the_title(link, name):
+    text = ("Generating videos with a model like StyleGAN2 is costly, and hair and avatars are hard to capture. "
+            "We rethink how continuous signals are represented and train on very sparse videos. "
+            f"Experiments on four benchmarks show clear gains. Videos and code are at {link}")
+    assert derive_title(text).startswith(f"{name}: ")
+
+
+@pytest.mark.parametrize("link", [
+    "https://github.com/zju3dv/animatable_nerf",  # a description, not a name
+    "https://github.com/x/rethinking-positional-encoding",
+    "https://x.github.io/demo",
+    "https://github.com/x/asap-dataset",
+    "https://github.com/x/nerf",  # a well-known model, not this paper's
+])
+def test_a_link_that_does_not_look_like_a_name_names_nothing(link):
+    text = ("Dynamic scenes are hard to reconstruct from few views. We study how sparse views constrain "
+            f"dynamic radiance fields of moving humans. Results improve on three datasets. Code: {link}")
+    assert ":" not in derive_title(text)
+
+
+def test_our_study_states_the_subject_and_an_evaluation_is_not_one():
+    text = ("Recent advancements in audio processing provide a new opportunity to study music. "
+            "In this work, we conduct an exploratory study of 145,912 vocal tracks of popular songs spanning 55 years. "
+            "We also conduct extensive experiments on pitch estimation.")
+    assert derive_title(text) == "Exploratory Study of 145,912 Vocal Tracks of Popular Songs Spanning 55 Years"
+    text = ("Recent advances in deep learning have propelled music recognition. "
+            "Our study investigates an approach for understanding musical performances through audio encoders.")
+    assert derive_title(text) == "Approach for Understanding Musical Performances through Audio Encoders"
+    text = ("Guitar tablature is a popular notation among guitarists. We conduct a user study amongst guitarists. "
+            "We conduct extensive experiments on five datasets.")
+    assert "Study" not in derive_title(text) and "Experiments" not in derive_title(text)
