@@ -661,7 +661,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
 
 # "Our framework, Text2Mesh, stylizes ...", "a transformer network --- TheGlueNote --- which ...",
 # "... of humans in motion (H-NeRF)" in a sentence of ours.
-_OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*),")
+_OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*(?: [A-Z][\w@+\-.]*){0,2}),")
 _DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|–)")
 _PAREN_NAME = re.compile(r"\(([A-Z][\w@+\-.]*)\)")
 _OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
@@ -690,7 +690,8 @@ def _name_elsewhere(sentences: list[str]) -> str:
         ours = "our " in sentence or "Our " in sentence or "we " in sentence or "We " in sentence
         if "our " in sentence or "Our " in sentence:
             m = _OUR_NAME.search(sentence)
-            if m and ok(m[1].rstrip(".")):
+            # "Our method, Dream Fields, ...": an appositive of ours may be several capitalised words
+            if m and (ok(m[1].rstrip(".")) or (" " in m[1] and m[1].lower() not in _KNOWN_NAMES)):
                 return m[1].rstrip(".")
         if "--" in sentence or "—" in sentence or "–" in sentence:
             m = _DASH_NAME.search(sentence)

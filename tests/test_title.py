@@ -147,6 +147,10 @@ def test_a_method_name_introduced_as_our_appositive_or_between_dashes_leads_the_
               "approach lies a transformer encoder network --- TheGlueNote --- which predicts pairwise note "
               "similarities for two note subsequences, and we evaluate it on real and synthetic data.")
     assert derive_title(dashes).startswith("TheGlueNote: ")
+    several = ("We combine neural rendering with image and text representations to synthesize 3D objects from "
+               "language. Our method, Dream Fields, can generate the geometry and colour of many objects. We "
+               "introduce simple geometric priors.")
+    assert derive_title(several).startswith("Dream Fields: ")
 
 
 def test_a_well_known_model_is_not_taken_for_the_papers_own_name():
