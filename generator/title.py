@@ -53,7 +53,7 @@ _PREPOSITIONS = frozenset(
 # Past participles that keep a descriptive phrase going ("a mechanism inspired by ...").
 _CONTINUING_PARTICIPLES = frozenset(
     "inspired based built guided driven grounded conditioned tailored informed augmented "
-    "aware using followed".split()
+    "aware using followed arising resulting stemming ranging".split()
 )
 _ADJECTIVE_END = re.compile(r"(?:al|ic|ive|ous|ful|less|able|ible|ant|ent|ary|ed|only|free|agnostic|aware|weight|level|scale|wise)$")
 
@@ -276,8 +276,8 @@ def _trim(words: list[str]) -> list[str]:
 
 def _drop_fillers(words: list[str]) -> list[str]:
     i = 0
-    while i < len(words) and (words[i].lower() in _FILLER or words[i] == ","):
-        i += 1
+    while i < len(words) and (words[i].lower() in _FILLER or words[i] == "," or (i and words[i].lower() == "and")):
+        i += 1  # "a simple and scalable approach": "and" goes with the filler before it
     return words[i:]
 
 
@@ -300,7 +300,16 @@ def _gerund(verb: str) -> str:
         return v[:-1] + "ing"
     if len(v) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", v):
         return v + v[-1] + "ing"
+    if v in _DOUBLING:
+        return v + v[-1] + "ing"  # control -> controlling, transfer -> transferring
     return v + "ing"
+
+
+# Verbs stressed on a last syllable that ends consonant-vowel-consonant double it (not "offer").
+_DOUBLING = frozenset(
+    "control patrol compel propel expel transfer refer prefer infer confer defer submit admit commit "
+    "omit permit emit transmit equip begin occur recur incur concur".split()
+)
 
 
 def _is_nameish(word: str) -> bool:
@@ -448,10 +457,41 @@ def _stem(verb: str) -> str:
     return verb[:-1]
 
 
+_SIZE_WORDS = frozenset("large small big high low wide deep long short fast slow".split())
+
+
+def _verb_like(word: str) -> bool:
+    """Could ``word`` after "to" be a verb ("to render")? Not "to novel view synthesis"."""
+    low = word.lower()
+    return (
+        word.isalpha() and word.islower() and low not in _STOP and low not in _VAGUE and low not in _FILLER
+        and not low.endswith(("al", "ic", "ous", "ive", "ary", "ful", "less", "ly", "ing", "ion", "ions", "ity"))
+    )
+
+
 def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
-    """A description phrase, with a following "that VERBs ..." clause when it has no preposition."""
+    """A description phrase, with a following "that VERBs ..." clause when it has no preposition,
+    or its purpose: "a general theory to analyze X" is a "General Theory for Analyzing X"."""
     if phrase and not any(w.lower() in _PREPOSITIONS for w in phrase):
         j = i + len(phrase)
+        if j + 2 < len(tokens) and tokens[j].lower() == "to":
+            k = j + 1
+            while k < len(tokens) and tokens[k].endswith("ly"):
+                k += 1  # "to directly render": the adverb goes
+            verbs: list[str] = []
+            while k + 1 < len(tokens) and _verb_like(tokens[k]):
+                verbs += [_gerund(tokens[k])]
+                k += 1
+                if k + 1 < len(tokens) and tokens[k] == "and" and _verb_like(tokens[k + 1]):
+                    verbs.append("and")
+                    k += 1
+                    continue
+                break
+            purpose = _trim(_phrase(tokens, k, limit=12)) if verbs else []
+            if len(purpose) >= 2 and not any(w.lower() in _ANAPHORA for w in purpose) \
+                    and not _ADJECTIVE_END.search(purpose[-1].lower()) and purpose[-1].lower() not in _FILLER \
+                    and purpose[-1].lower() not in _SIZE_WORDS:
+                return phrase + ["for"] + verbs + purpose
         while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 8 \
                 and tokens[j] not in (";", ":") and tokens[j].lower() not in ("we", "our", "is", "are", "to", "while"):
             j += 1
@@ -784,6 +824,8 @@ def _subject(tokens: list[str]) -> list[str]:
 
 def _unnamed(tokens: list[str], start: int) -> list[str]:
     """The object of "we propose ..." when nothing in it is named."""
+    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how"):
+        return []  # "we propose that instead of ...": a claim, not a thing proposed
     if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
         words = _phrase(tokens, start + 2)
         return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
@@ -796,7 +838,9 @@ def _unnamed(tokens: list[str], start: int) -> list[str]:
         i += 2
         while i < len(tokens) and tokens[i].lower() in _ARTICLES:
             i += 1
-    words = _drop_fillers(_phrase(tokens, i))
+    raw = _phrase(tokens, i)
+    words = _drop_fillers(raw)
+    i += len(raw) - len(words)  # past "a more" in "a more general theory to analyze X"
     if len(words) <= 3 and not any(w.lower() in _PREPOSITIONS for w in words):
         words = _described(tokens, i, words)  # "a project that revives X"
     return _trim(words)

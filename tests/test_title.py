@@ -239,3 +239,22 @@ def test_our_study_states_the_subject_and_an_evaluation_is_not_one():
     text = ("Guitar tablature is a popular notation among guitarists. We conduct a user study amongst guitarists. "
             "We conduct extensive experiments on five datasets.")
     assert "Study" not in derive_title(text) and "Experiments" not in derive_title(text)
+
+
+def test_an_unnamed_contribution_says_what_it_is_for():
+    text = ("Coordinate networks benefit from positional encodings. "
+            "We present a more general theory to analyze positional encoding in terms of shifted basis functions.")
+    assert derive_title(text) == "General Theory for Analyzing Positional Encoding in Terms of Shifted Basis Functions"
+    text = ("Level sets of neural networks matter in geometry. "
+            "We propose a simple and scalable approach to directly control level sets of a deep neural network.")
+    assert derive_title(text) == "Scalable Approach for Controlling Level Sets of a Deep Neural Network"
+    # "to" before an adjective is a preposition: no "Noveling"
+    text = ("View synthesis is hard. We present an approach to novel view synthesis based on multiplane images "
+            "that renders in real time.")
+    assert "Noveling" not in derive_title(text)
+
+
+def test_proposing_a_claim_is_not_proposing_a_thing():
+    text = ("Self-models let robots plan. Here, we propose that instead of directly modeling forward kinematics, "
+            "a more useful self-model answers space occupancy queries. Robots learn such a model from data.")
+    assert not derive_title(text).lower().startswith(("that", "instead"))
