@@ -110,6 +110,7 @@ _CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"]) | _W["contribution_gerund
 _VERB_FORMS = _CONTRIBUTION_FORMS | _forms(_W["subject_verbs"])
 _NAMING_FORMS = _forms(_W["naming_verbs"])
 _SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "model", "reframe", "reformulate", "treat", "view"})
+_WEAK_SUBJECT_VERBS = _forms({"analyze", "analyse", "evaluate", "assess", "compare", "examine", "focus"})
 _NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
 _CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
 _ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
@@ -158,6 +159,10 @@ def _strip_markup(text: str) -> str:
     if "*" in text or "__" in text:
         text = _MD_BOLD.sub(lambda m: m.group(1) or m.group(2), text)
         text = _MD_ITALIC.sub(r"\1", text).replace("*", "")
+    if "``" in text:
+        text = text.replace("``", "“").replace("''", "”")  # LaTeX quotes
+    if ",”" in text or ',"' in text:
+        text = text.replace(",”", "”,").replace(',"', '",')  # “X,” a system ...: the comma ends the name
     if "--" in text:
         text = _DASHES.sub(lambda m: "—" if len(m.group(0)) == 3 else "–", text)
     if "  " in text or "\n" in text or "\t" in text or "\r" in text or text[:1] == " " or text[-1:] == " ":
@@ -252,6 +257,10 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             if low == "to" and "from" in out[-6:] and i + 1 < len(tokens) and tokens[i + 1].lower() not in _VERB_FORMS:
                 out.append(tok)  # "from dense geometry to compact primitives"
                 i += 1
+                continue
+            if low == "to" and out[-1].lower() == "learning" and i + 1 < len(tokens) and tokens[i + 1].isalpha():
+                out += [tok, tokens[i + 1]]  # "learning to generate 3D surfaces"
+                i += 2
                 continue
             if low in _CLAUSE or low in _BACKGROUND_VERBS:
                 break
@@ -569,6 +578,13 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if " ".join(tokens[i:i + n]) == b and (n > 1 or _is_nameish(b)):
                 after = _appositive(tokens, i + n)
                 return _Contribution(b, _expansion(tokens, i + n), after or _drop_fillers(pre), 5)
+        if not pre and tok[:1] in "“\"" and len(tok) > 1 and tok[1].isupper():
+            # "we present “The Concatenator”, a system ...": a quoted name of a few words
+            close = next((k for k in range(i, min(i + 5, len(tokens))) if tokens[k].endswith(("”", "\"")) and (k > i or len(tok) > 2)), None)
+            if close is not None:
+                name = " ".join(tokens[i:close + 1]).strip("\"“”")
+                if name and name.lower() not in _KNOWN_NAMES:
+                    return _Contribution(name, [], _appositive(tokens, close + 1), 4)
         if not pre and _CAPITALISED.match(tok) and i + 2 < len(tokens) and tokens[i + 1] == "," \
                 and tokens[i + 2].lower() in ("a", "an") and tok.lower() not in _COMMON_ACRONYMS:
             # "we propose Banquet, a system that ...": a capitalised word with an appositive
@@ -642,6 +658,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     sentences = _sentences(_strip_markup(text))
     best: _Contribution | None = None
     subject: list[str] = []
+    weak_subject = False
     unnamed: list[str] = []
     for sentence in sentences:
         if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
@@ -685,6 +702,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 subject = _subject(_abbreviate(_tokens(sentence[s.end():])))
                 if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
                     subject = []
+                # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
+                weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
     if best is None and bold:
         for b in bold:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
@@ -696,6 +715,10 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             best = _Contribution(name, [], [], 1)
     if not subject and not unnamed:
         subject = _question(sentences)
+    if unnamed and unnamed[0].lower() in _ANAPHORA:
+        unnamed = []  # "such an attempt ...": needs the sentence before
+    if weak_subject and unnamed and not _is_generic(unnamed):
+        subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
 
 

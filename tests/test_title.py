@@ -258,3 +258,18 @@ def test_proposing_a_claim_is_not_proposing_a_thing():
     text = ("Self-models let robots plan. Here, we propose that instead of directly modeling forward kinematics, "
             "a more useful self-model answers space occupancy queries. Robots learn such a model from data.")
     assert not derive_title(text).lower().startswith(("that", "instead"))
+
+
+def test_a_quoted_name_in_latex_quotes_leads_the_title():
+    text = ("We present ``The Concatenator,'' a real time system for audio-guided concatenative synthesis. "
+            "Composers can vary grain length in real time.")
+    assert derive_title(text) == "The Concatenator: Real Time System for Audio-Guided Concatenative Synthesis"
+
+
+def test_what_the_paper_offers_beats_what_it_merely_analyses():
+    text = ("Image generators rely on spatial convolutions. Here, we present a new architecture for image generators, "
+            "where each pixel is computed independently. We analyze the modeling capabilities of such generators.")
+    assert derive_title(text) == "Architecture for Image Generators"
+    text = ("We investigate the problem of learning to generate 3D parametric surface representations for novel "
+            "object instances. Previous work uses voxels.")
+    assert derive_title(text) == "Learning to Generate 3D Parametric Surface Representations for Novel Object Instances"
