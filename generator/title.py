@@ -73,7 +73,7 @@ _TEX_WRAP = re.compile(r"\\[A-Za-z]+\*?\s*\{([^{}]*)\}")
 _TEX_MACRO = re.compile(r"\\([A-Za-z]+|[,;:! ])\s*")
 _TEX_DROP = str.maketrans("", "", "{}$^")
 _TEX_SUBSCRIPT = re.compile(r"(?<=\w)_(?=\w)")
-_TEX_BOLD = re.compile(r"\\textbf\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_TEX_BOLD = re.compile(r"\\text(?:bf|sc)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")  # bold or small capitals: a name
 _MD_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _MD_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?![\w*])")
 _DASHES = re.compile(r"-{2,3}")
@@ -174,10 +174,22 @@ def _strip_markup(text: str) -> str:
 
 def _bold_spans(text: str) -> list[str]:
     """What the author set in bold, cleaned: usually the name of the contribution."""
-    found = [m.group(1) for m in _TEX_BOLD.finditer(text)] if "\\textbf" in text else []
+    found = [m.group(1) for m in _TEX_BOLD.finditer(text)] if "\\textbf" in text or "\\textsc" in text else []
     if "**" in text:
         found += [m.group(1) for m in _MD_BOLD.finditer(text) if m.group(1)]
     return [s for s in (_strip_markup(f) for f in found) if len(s) > 2 and len(s.split()) <= 6]
+
+
+def _bold_appositive(name: str, sentences: list[str]) -> list[str]:
+    """What a name set in bold outside any "we propose" sentence is: "X: a mechanism to ..."."""
+    n = len(name.split())
+    for sentence in sentences:
+        if name in sentence:
+            tokens = _tokens(sentence)
+            for i in range(len(tokens) - n + 1):
+                if " ".join(tokens[i:i + n]) == name:
+                    return _appositive(tokens, i + n)
+    return []
 
 
 def _sentences(text: str) -> list[str]:
@@ -451,7 +463,10 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
                 words.append("and")
                 j += 2
                 continue
-            obj = _phrase(tokens, j + 1, limit=14)
+            k = j + 1
+            if k + 2 < len(tokens) and tokens[k] == "," and tokens[k + 1].lower() == "or" and "," in tokens[k + 2 : k + 6]:
+                k = tokens.index(",", k + 2) + 1  # "decomposes, or “unwraps”, a video": the aside goes
+            obj = _phrase(tokens, k, limit=14)
             if any(w.lower() in _ANAPHORA for w in obj):
                 return []  # "combines the strengths of these two directions" needs what came before
             return ["for"] + words + obj if obj else []
@@ -707,7 +722,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if best is None and bold:
         for b in bold:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
-                best = _Contribution(b, [], [], 2)
+                best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
                 break
     if best is None:
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
@@ -1069,7 +1084,9 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
 
     def topic() -> list[str]:
         if not memo:
-            memo.append(_topic(sentences))
+            t = _topic(sentences)
+            # "PRIF is formulated to ...": the name itself says nothing about what it is for
+            memo.append([] if found and found.name.lower() in (w.lower() for w in t) else t)
         return memo[0]
     out: list[str] = []
     if found:

@@ -273,3 +273,19 @@ def test_what_the_paper_offers_beats_what_it_merely_analyses():
     text = ("We investigate the problem of learning to generate 3D parametric surface representations for novel "
             "object instances. Previous work uses voxels.")
     assert derive_title(text) == "Learning to Generate 3D Parametric Surface Representations for Novel Object Instances"
+
+
+def test_a_name_in_small_capitals_with_its_description_leads_the_title():
+    text = ("Vision language models hallucinate on corrupted inputs. We bridge this gap through a workflow featuring "
+            "a \\textsc{Multimodal Interaction Gate}: a mechanism to convert unique interactions into shared ones. "
+            "Errors drop by a third.")
+    assert derive_title(text) == "Multimodal Interaction Gate: Mechanism for Converting Unique Interactions into Shared Ones"
+
+
+def test_an_aside_in_the_description_and_a_name_as_its_own_topic_are_skipped():
+    text = ('We present a method that decomposes, or "unwraps", an input video into a set of layered 2D atlases. '
+            "Importantly, we design our atlases to be interpretable.")
+    assert derive_title(text) == "Method for Decomposing an Input Video into a Set of Layered 2D Atlases"
+    text = ("We introduce a new implicit shape representation called Primary Ray-based Implicit Function (PRIF). "
+            "Specifically, PRIF is formulated to produce the surface hit point of a ray.")
+    assert derive_title(text) == "PRIF: Primary Ray-Based Implicit Function"
