@@ -1076,6 +1076,15 @@ def _completed(titles: list[str], sentences: list[str]) -> list[str]:
     return [_with_domain(t, term) for t in titles]
 
 
+def _agreed_topic(topic: list[str], sentences: list[str]) -> bool:
+    """The opening sentence's subject shares a content word with the abstract's most repeated
+    term of its first sentences: it names the field, not a passing detail."""
+    if not topic or len(topic) > 5:
+        return False
+    term = {w.lower() for w in _domain_term(sentences)} - _STOP
+    return bool(term & {w.lower() for w in topic})
+
+
 def _candidates(text: str, first_only: bool = False) -> list[str]:
     """Titles for one abstract, best first; later ones serve to break clashes."""
     found, subject, sentences, unnamed = _analyse(text, quick=first_only)
@@ -1100,6 +1109,12 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
                 body += ["for"] + topic()
             out.append(_compose(found.name, body))
         elif desc and not _is_generic(desc):
+            if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
+                # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
+                # Analysis", when the opening sentence and the abstract's repeated terms agree on it
+                longer = _compose(found.name, desc + ["for"] + topic())
+                if not _overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
+                    out.append(longer)
             out.append(_compose(found.name, desc))
         elif subject and not _is_generic(subject):
             out.append(_compose(found.name, subject))

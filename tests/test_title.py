@@ -289,3 +289,10 @@ def test_an_aside_in_the_description_and_a_name_as_its_own_topic_are_skipped():
     text = ("We introduce a new implicit shape representation called Primary Ray-based Implicit Function (PRIF). "
             "Specifically, PRIF is formulated to produce the surface hit point of a ray.")
     assert derive_title(text) == "PRIF: Primary Ray-Based Implicit Function"
+
+
+def test_a_short_description_gains_the_field_the_abstract_opens_with():
+    text = ("Hindustani music is a largely oral tradition with intricate melodic ornaments. Generating Hindustani "
+            "music is hard because Hindustani music has no fixed notation. We propose GaMaDHaNi, a modular "
+            "two-level hierarchy, consisting of a pitch model and a spectrogram model.")
+    assert derive_title(text) == "GaMaDHaNi: Modular Two-Level Hierarchy for Hindustani Music"
