@@ -166,3 +166,31 @@ def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text(
     assert "<em>Patch-level Inference</em>" in html
     assert "a * b and c*d*e." in html
     assert html.count("<em>") == 1
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.render import front_matter
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), _values, min_size=1, max_size=6))
+def test_front_matter_round_trips_any_values_through_mkdocs(meta):
+    page = front_matter(meta) + "\nBody text.\n"
+    body, read = get_data(page)
+    assert read == meta
+    assert body.strip() == "Body text."
+
+
+def test_front_matter_escapes_what_yaml_would_fold_or_refuse():
+    text = "line\u2028sep\u2029para\x85nel\ufeffbom\x7fdel\x00nul\x1besc"
+    block = front_matter({"title": text})
+    assert "\u2028" not in block and "\x85" not in block and "\ufeff" not in block and "\x7f" not in block
+    assert yaml.safe_load(block.strip("-\n").rsplit("---", 1)[0]) == {"title": text}
