@@ -1018,24 +1018,25 @@ def _domain_term(sentences: list[str]) -> list[str]:
     sentences that the abstract repeats most (``Symbolic Music``, ``Transparent Objects``)."""
     if len(sentences) < 2:
         return []
-    words = [w for w in _TERM_WORD.findall(" ".join(sentences)) if len(w) > 2 or w.isupper()]
-    low = [w.lower() for w in words]
-    head = " ".join(_TERM_WORD.findall(" ".join(sentences[:2]))).lower()
-    counts: dict[tuple[str, ...], int] = {}
-    first: dict[tuple[str, ...], list[str]] = {}
+    head = [w for w in _TERM_WORD.findall(" ".join(sentences[:2])) if len(w) > 2 or w.isupper()]
+    low = [w.lower() for w in head]
     bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS for w in low]
+    # only the head's n-grams can win, so count just those, in the whole text at once
+    body = " " + " ".join(w.lower() for w in _TERM_WORD.findall(" ".join(sentences)) if len(w) > 2 or w.isupper()) + " "
+    best: tuple[int, int, tuple[str, ...], int, int] | None = None
+    seen: set[tuple[str, ...]] = set()
     for n in (2, 3):
         for i in range(len(low) - n + 1):
             if True in bad[i : i + n]:
                 continue
             gram = tuple(low[i : i + n])
-            counts[gram] = counts.get(gram, 0) + 1
-            first.setdefault(gram, words[i : i + n])
-    best = max(
-        ((c * len(g), c, g) for g, c in counts.items() if c >= 2 and " ".join(g) in head),
-        default=None,
-    )
-    return first[best[2]] if best else []
+            if gram in seen:
+                continue
+            seen.add(gram)
+            count = body.count(" " + " ".join(gram) + " ")
+            if count >= 2 and (best is None or (count * n, count, gram) > best[:3]):
+                best = (count * n, count, gram, i, n)
+    return head[best[3] : best[3] + best[4]] if best else []
 
 
 def _wants_domain(title: str) -> bool:
