@@ -153,7 +153,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     watch.lap("parse")
     digest = derive(papers, topics, curation)
     watch.lap("derive")
-    files = render_site(digest, seed_files=len(seeds), mapper=map_chunks)
+    files = render_site(digest, seed_files=len(seeds), start=Pending)
     watch.lap("render")
     written, removed = write_tree(docs, files)
     watch.lap("write")

@@ -57,6 +57,16 @@ def serial(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
     return list(fn(items))
 
 
+class Later:
+    """The in-process stand-in for :class:`Pending`: ``fn(items)`` runs when the result is asked for."""
+
+    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]):
+        self._fn, self._items = fn, items
+
+    def result(self) -> list[R]:
+        return list(self._fn(self._items))
+
+
 def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
     """``fn`` over chunks of ``items``, results concatenated in order: ``fn(items)`` but faster."""
     return Pending(fn, items).result()

@@ -12,15 +12,18 @@ import json
 import re
 from json.encoder import encode_basestring as _json_string  # libyaml-free and C-fast
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 from functools import lru_cache, partial
 
 from slugify import slugify
 
 from .clean import escape_markdown, first_sentence, to_markdown, to_plain
 from .model import Digest, Paper, Topic
-from .parallel import serial
+from .parallel import Later
 
-Mapper = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], list]
+# start(fn, papers) begins fn(papers) and returns something whose result() gives it:
+# generator.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
+Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
 GENERATED_FILES = ("index.md", "list.md", "papers.json")
@@ -31,6 +34,7 @@ NOT_INDEXED = {"search": {"exclude": True}}
 # as printable, and the Unicode line breaks it would fold (NEL, LS, PS) and the BOM.
 _YAML_UNSAFE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _KEY = re.compile(r"[a-z_]+")
+_YAML_WORDS = frozenset("y n yes no on off true false null".split())
 
 
 def _scalar(value: object) -> str:
@@ -54,8 +58,10 @@ def _yaml(value: object, indent: str) -> list[str]:
     lines: list[str] = []
     if isinstance(value, dict):
         for key, item in value.items():
-            if not _KEY.fullmatch(key):
-                raise ValueError(f"front matter key {key!r} is not a plain name")
+            if not isinstance(key, str):
+                raise TypeError(f"front matter keys are strings, not {type(key).__name__}")
+            # a plain name stays plain unless YAML 1.1 would read it as a boolean or null
+            key = key if _KEY.fullmatch(key) and key not in _YAML_WORDS else _scalar(key)
             if isinstance(item, (dict, list)) and item:
                 lines.append(f"{indent}{key}:")
                 lines += _yaml(item, indent + "  ")
@@ -278,18 +284,18 @@ def render_json(papers: list[Paper]) -> str:
     return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
 
 
-def render_site(digest: Digest, seed_files: int, mapper: Mapper = serial) -> dict[str, str]:
+def render_site(digest: Digest, seed_files: int, start: Start = Later) -> dict[str, str]:
     """Every generated file of the site, by path relative to the docs folder.
 
-    ``mapper(fn, papers)`` runs ``fn`` over the papers, possibly in chunks on
-    several cores (:func:`generator.parallel.map_chunks`); paper pages are
-    independent of each other, so it changes only the speed.
+    Paper pages are independent of each other: ``start(fn, papers)`` may render
+    them in worker processes (:class:`generator.parallel.Pending`) while this
+    process renders the listing pages; it changes only the speed.
     """
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
-    pages = mapper(partial(_render_papers, slugs=slugs), papers)
-    files: dict[str, str] = {paper_path(p): page for p, page in zip(papers, pages)}
+    pending = start(partial(_render_papers, slugs=slugs), papers)
+    files: dict[str, str] = {}
     for p in papers:
         for alias in p.aliases:
             files.setdefault(f"papers/{alias}.md", render_alias(p))
@@ -303,4 +309,5 @@ def render_site(digest: Digest, seed_files: int, mapper: Mapper = serial) -> dic
     files["list.md"] = render_list(papers)
     files["index.md"] = render_home(digest, by_topic, seed_files)
     files["papers.json"] = render_json(papers)
-    return files
+    files.update(zip(map(paper_path, papers), pending.result()))
+    return dict(sorted(files.items()))

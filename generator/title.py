@@ -1018,11 +1018,11 @@ def _domain_term(sentences: list[str]) -> list[str]:
     sentences that the abstract repeats most (``Symbolic Music``, ``Transparent Objects``)."""
     if len(sentences) < 2:
         return []
-    head = [w for w in _TERM_WORD.findall(" ".join(sentences[:2])) if len(w) > 2 or w.isupper()]
+    head = _TERM_WORD.findall(" ".join(sentences[:2]))
     low = [w.lower() for w in head]
-    bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS for w in low]
+    bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS or (len(w) <= 2 and not head[i].isupper()) for i, w in enumerate(low)]
     # only the head's n-grams can win, so count just those, in the whole text at once
-    body = " " + " ".join(w.lower() for w in _TERM_WORD.findall(" ".join(sentences)) if len(w) > 2 or w.isupper()) + " "
+    body = f" {' '.join(_TERM_WORD.findall(' '.join(sentences).lower()))} "
     best: tuple[int, int, tuple[str, ...], int, int] | None = None
     seen: set[tuple[str, ...]] = set()
     for n in (2, 3):
