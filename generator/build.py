@@ -3,6 +3,11 @@
 read seeds -> parse (and identify) -> extract links -> deduplicate -> curate ->
 title -> tag -> render -> write. Everything is gathered and rendered in memory
 before anything is written, so a failed build leaves ``docs/`` as it was.
+
+On several cores, tagging and titling (which need an abstract's text alone) start
+in worker processes from the seed bytes while this process parses, validates and
+deduplicates; paper pages are rendered in workers while this process renders the
+listing pages. The output is byte for byte the serial one (a test checks it).
 """
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import GeneratorError, SeedError, raise_all
 from .model import Digest, Paper, Topic
-from .parallel import Pending, map_chunks
-from .parse import parse_seed
+from .parallel import Pending, map_chunks, split, workers
+from .parse import abstract_texts, parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_papers
 from .title import first_titles, title_papers
@@ -80,17 +85,27 @@ def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
     return papers
 
 
-def derive(papers: Sequence[Paper], topics: Sequence[Topic], curation: curate.Curation | None = None) -> Digest:
-    """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
-    # Tags and each abstract's preferred title depend on its text alone: the workers
-    # compute them for every submitted text while this process deduplicates (the
-    # paper a merge keeps shows one of those texts). Making titles unique needs all
-    # of them, and is done after, in order.
-    pending = Pending(partial(_tag_and_title, topics=topics), papers)
+def derive(
+    papers: Sequence[Paper],
+    topics: Sequence[Topic],
+    curation: curate.Curation | None = None,
+    early: Pending | None = None,
+) -> Digest:
+    """From parsed abstracts to the finished digest: dedupe, curate, title, tag.
+
+    Tags and each abstract's preferred title depend on its text alone, so workers
+    compute them while this process deduplicates; ``early`` is such work already
+    started from the seed bytes (:func:`start_early`). Making titles unique needs
+    all of them, and is done after, in order.
+    """
+    pending = early or Pending(partial(_tag_and_title, topics=topics), [p.text for p in papers])
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
-    derived = {p.text: r for p, r in zip(papers, pending.result())}
+    derived = {text: r for text, *r in pending.result()}
+    missing = [p.text for p in papers if p.text not in derived]
+    if missing:  # not expected: the workers read the same texts; but never guess
+        derived.update((text, r) for text, *r in _tag_and_title(missing, topics))
     tagged = [
         p if "tags" in p.curated else replace(p, tags=derived[p.text][0], tag_evidence=derived[p.text][1])
         for p in merged
@@ -99,11 +114,33 @@ def derive(papers: Sequence[Paper], topics: Sequence[Topic], curation: curate.Cu
     return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics)
 
 
-def _tag_and_title(papers: Sequence[Paper], topics: Sequence[Topic]) -> list[tuple]:
-    """(tags, evidence, preferred title) per paper: only these travel back from a worker."""
-    tagged = tag_papers(papers, topics)
-    titles = first_titles([p.text for p in papers])
-    return [(p.tags, p.tag_evidence, t) for p, t in zip(tagged, titles)]
+def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[tuple]:
+    """(text, tags, evidence, preferred title) per abstract: only these travel back from a worker."""
+    tagged = tag_papers([Paper(id="", text=t, venue="", year=0, sources=()) for t in texts], topics)
+    titles = first_titles(texts)
+    return [(t, p.tags, p.tag_evidence, title) for t, p, title in zip(texts, tagged, titles)]
+
+
+# Below this much seed text, starting workers before parsing costs more than it saves
+# (about 400 abstracts).
+EARLY_BYTES = 400_000
+
+
+def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, bytes]], total: int,
+                          topics: Sequence[Topic]) -> list[tuple]:
+    """:func:`_tag_and_title` for some of ``total`` equal runs of the seeds' abstracts."""
+    texts = [t for path, data in seeds for t in abstract_texts(data, path)]
+    parts = split(texts, total)
+    return [r for share in shares for r in _tag_and_title(parts[share], topics)]
+
+
+def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic]) -> Pending:
+    """Tag and title in worker processes straight from the seed bytes, while this process
+    parses and validates them: on two cores the parse no longer runs alone. If the
+    seeds turn out to be invalid, the caller cancels it."""
+    shares = list(range(workers()))
+    big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
+    return Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics), shares, worth_it=big)
 
 
 @dataclass
@@ -149,9 +186,14 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     watch.lap("read")
-    papers = parse_all(seeds)
+    early = start_early(seeds, topics)
+    try:
+        papers = parse_all(seeds)
+    except GeneratorError:
+        early.cancel()
+        raise
     watch.lap("parse")
-    digest = derive(papers, topics, curation)
+    digest = derive(papers, topics, curation, early)
     watch.lap("derive")
     files = render_site(digest, seed_files=len(seeds), start=Pending)
     watch.lap("render")

@@ -76,12 +76,13 @@ class Pending:
     """``fn`` over chunks of ``items``, running in forked workers while this process
     does other work; :meth:`result` waits and gives what ``fn(items)`` would."""
 
-    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]):
+    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], worth_it: bool | None = None):
+        """``worth_it`` overrides the rule that only MIN_ITEMS items or more are worth a worker."""
         global _job
         self._fn, self._items = fn, items
         self._pool = None
         n = workers()
-        if n > 1 and len(items) >= MIN_ITEMS:
+        if n > 1 and len(items) > 1 and (worth_it if worth_it is not None else len(items) >= MIN_ITEMS):
             chunks = split(items, n)
             _job = (fn, chunks)
             try:
@@ -98,3 +99,10 @@ class Pending:
         finally:
             self._pool.close()
             self._pool.join()
+
+    def cancel(self) -> None:
+        """Stop the workers: their result is no longer wanted (the build failed)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None

@@ -55,3 +55,31 @@ def test_parallel_build_is_byte_identical_to_serial(tmp_path, monkeypatch):
         out[mode] = _tree(docs)
     assert len(out["serial"]) > 500
     assert out["serial"] == out["parallel"]
+
+
+def test_a_bad_seed_stops_the_early_workers_and_writes_nothing(tmp_path, monkeypatch):
+    import multiprocessing
+
+    from generator import build
+    from generator.errors import GeneratorError
+
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    monkeypatch.setattr(build, "workers", lambda: 2)
+    monkeypatch.setattr(build, "EARLY_BYTES", 0)  # start them even for two small files
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    good = REPO / "seeds"
+    for f in sorted(good.glob("*.txt")):
+        (seeds / f.name).write_bytes(f.read_bytes())
+    (seeds / "zz_bad.txt").write_bytes(b"ICML 2026 Papers\n\nToo short.\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    started = []
+    real_start = build.start_early
+    monkeypatch.setattr(build, "start_early", lambda *a: started.append(real_start(*a)) or started[-1])
+    with pytest.raises(GeneratorError) as err:
+        build.build([seeds], docs)
+    assert "zz_bad.txt:3" in str(err.value)
+    assert started and started[0]._pool is None, "the early workers were not stopped"
+    assert multiprocessing.active_children() == []
+    assert list(docs.iterdir()) == []
