@@ -81,7 +81,7 @@ _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])|([(\[])\s+")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘])")
-_TOKEN = re.compile(r"(?:\d,(?=\d{3}(?!\d))|[^\s,;:()\[\]])+|[,;:()\[\]]")  # 145,912 is one token
+_TOKEN = re.compile(r"[^\s,;:()\[\]]+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]]*)*|[,;:()\[\]]")  # 145,912 is one token
 
 _ACTOR = (
     r"(?:we|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
@@ -744,6 +744,7 @@ _DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|�
 _PAREN_NAME = re.compile(r"\(([A-Z][\w@+\-.]*)\)")
 _OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
 # a coined name: Mega-NeRF, Text2Mesh, DONeRF (a digit or a capital inside a part), not AI-Generated
+_MAYBE_COINED = re.compile(r"\d|[a-z][A-Z]")  # cheap test first: most sentences coin nothing
 _COINED = re.compile(r"(?<![\w@+.-])(?=[A-Za-z])[\w@+.-]*?(?:\d|[a-z][A-Z])[\w@+-]*(?<![.-])")
 
 
@@ -779,7 +780,7 @@ def _name_elsewhere(sentences: list[str]) -> str:
             for m in _PAREN_NAME.finditer(sentence):
                 if "-" in m[1] and ok(m[1]):
                     return m[1]
-        for word in _COINED.findall(sentence):
+        for word in _COINED.findall(sentence) if _MAYBE_COINED.search(sentence) else ():
             count, mine = counts.get(word, (0, False))
             counts[word] = (count + 1, mine or ours)
     # repeated, named in a sentence about our work, and shaped like a coined name
