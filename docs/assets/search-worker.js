@@ -123,10 +123,10 @@ function build(docs) {
 /* The reader's query as words to match, "phrases" and -excluded words. */
 function parse(query) {
   const phrases = []
-  const rest = query.replace(/"([^"]*)"?/g, (_, inner) => {
+  const rest = query.replace(/"([^"]*)("?)/g, (_, inner, closed) => {
     const w = words(inner)
-    if (w.length)
-      phrases.push(w)
+    if (w.length)  /* a phrase still being typed ends in a prefix */
+      phrases.push(` ${w.join(" ")}${closed ? " " : ""}`)
     return ` ${w.join(" ")} `
   })
   const include = [], exclude = []
@@ -267,7 +267,7 @@ function search(query) {
     const entry = index.entries[d]
     if (excluded.has(d))
       continue
-    if (phrases.length && !phrases.every(p => entry.haystack.includes(` ${p.join(" ")} `)))
+    if (phrases.length && !phrases.every(p => entry.haystack.includes(p)))
       continue
     ranked.push({ d, matched: t.matched, score: t.score * entry.boost })
   }
