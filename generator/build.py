@@ -27,7 +27,7 @@ from .model import Digest, Paper, Topic
 from .parallel import Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
 from .render import render_site
-from .tag import load_taxonomy, tag_papers
+from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
 from .write import write_tree
 
@@ -116,9 +116,7 @@ def derive(
 
 def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[tuple]:
     """(text, tags, evidence, preferred title) per abstract: only these travel back from a worker."""
-    tagged = tag_papers([Paper(id="", text=t, venue="", year=0, sources=()) for t in texts], topics)
-    titles = first_titles(texts)
-    return [(t, p.tags, p.tag_evidence, title) for t, p, title in zip(texts, tagged, titles)]
+    return [(t, tags, evidence, title) for t, (tags, evidence), title in zip(texts, tag_texts(texts, topics), first_titles(texts))]
 
 
 # Below this much seed text, starting workers before parsing costs more than it saves

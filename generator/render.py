@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 import json
 import re
-from json.encoder import encode_basestring as _json_string  # libyaml-free and C-fast
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 from functools import lru_cache, partial
+from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
+from typing import Any
 
 from slugify import slugify
 
@@ -66,7 +66,7 @@ def _yaml(value: object, indent: str) -> list[str]:
                 lines.append(f"{indent}{key}:")
                 lines += _yaml(item, indent + "  ")
             else:
-                lines.append(f"{indent}{key}: {_scalar(item) if not isinstance(item, (dict, list)) else '{}' if isinstance(item, dict) else '[]'}")
+                lines.append(f"{indent}{key}: {_inline(item)}")
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, (dict, list)) and item:
@@ -74,10 +74,19 @@ def _yaml(value: object, indent: str) -> list[str]:
                 lines.append(f"{indent}- {inner[0].lstrip()}")
                 lines += inner[1:]
             else:
-                lines.append(f"{indent}- {_scalar(item) if not isinstance(item, (dict, list)) else '{}' if isinstance(item, dict) else '[]'}")
+                lines.append(f"{indent}- {_inline(item)}")
     else:
-        lines.append(indent + _scalar(value))
+        lines.append(indent + _inline(value))
     return lines
+
+
+def _inline(value: object) -> str:
+    """A scalar, or an empty dict or list, on the line of its key or dash."""
+    if isinstance(value, dict):
+        return "{}"
+    if isinstance(value, list):
+        return "[]"
+    return _scalar(value)
 
 
 def front_matter(meta: dict) -> str:
@@ -310,4 +319,4 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later) -> dict[s
     files["index.md"] = render_home(digest, by_topic, seed_files)
     files["papers.json"] = render_json(papers)
     files.update(zip(map(paper_path, papers), pending.result()))
-    return dict(sorted(files.items()))
+    return files

@@ -227,8 +227,19 @@ def _inflections(word: str, case_sensitive: bool) -> tuple[str, ...]:
     return tuple(forms)
 
 
+def tag_texts(texts: Iterable[str], topics: Sequence[Topic]) -> list[tuple[tuple[str, ...], tuple]]:
+    """(tags, evidence) for each abstract text: what :func:`tag_papers` sets, for work on texts alone."""
+    matcher = _matcher(tuple(topics))
+    return [_choose(text, matcher) for text in texts]
+
+
 def _tag(paper: Paper, m: _Matcher) -> Paper:
-    scores, evidence = _score(paper.text, m)
+    tags, evidence = _choose(paper.text, m)
+    return dataclasses.replace(paper, tags=tags, tag_evidence=evidence)
+
+
+def _choose(text: str, m: _Matcher) -> tuple[tuple[str, ...], tuple]:
+    scores, evidence = _score(text, m)
     ranked = sorted(scores, key=lambda i: (-scores[i], i))
     top = scores[ranked[0]] if ranked else 0.0
     chosen = [i for i in ranked if scores[i] >= MIN_SCORE and scores[i] >= MIN_SHARE_OF_TOP * top][:MAX_TAGS]
@@ -237,10 +248,9 @@ def _tag(paper: Paper, m: _Matcher) -> Paper:
         chosen = ranked[:1]
     if not chosen and m.catch_all is not None:
         chosen = [m.catch_all]
-    return dataclasses.replace(
-        paper,
-        tags=tuple(m.topics[i].name for i in chosen),
-        tag_evidence=tuple((m.topics[i].name, tuple(evidence.get(i, ()))) for i in chosen),
+    return (
+        tuple(m.topics[i].name for i in chosen),
+        tuple((m.topics[i].name, tuple(evidence.get(i, ()))) for i in chosen),
     )
 
 
