@@ -9,7 +9,7 @@ import pytest
 
 from support import REPO
 from generator.build import build, seed_paths
-from generator.errors import ErrorList, SeedError
+from generator.errors import BuildError, ErrorList, SeedError
 from test_cli import fingerprint
 from test_parse import A1, A2, A3, BROKEN
 
@@ -93,3 +93,17 @@ def test_no_seed_files(project):
     with pytest.raises(SeedError) as info:
         build([Path("empty")], Path("docs"))
     assert str(info.value) == "empty: no seed files (*.txt) found"
+
+
+def test_a_build_that_cannot_write_one_page_leaves_docs_as_it_was(project):
+    # The new seed adds papers (so index.md, list.md and papers.json change) and a venue
+    # whose page cannot be written: a folder is where it must go. (Permissions would
+    # not do: the tests may run as root.)
+    build([Path("seeds")], Path("docs"))
+    shutil.copy(FIXTURES / "seed_crlf_bom.txt", project / "seeds" / "neurips.txt")
+    (project / "docs" / "venues" / "neurips-2025.md").mkdir()
+    before = fingerprint(project / "docs")
+    with pytest.raises(BuildError) as info:
+        build([Path("seeds")], Path("docs"))
+    assert str(info.value) == "docs: cannot write the site: Is a directory (docs/venues/neurips-2025.md)"
+    assert fingerprint(project / "docs") == before
