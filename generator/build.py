@@ -29,6 +29,7 @@ from .parse import abstract_texts, parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
+from .venues import check_venues
 from .write import write_tree
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ def derive(
     started from the seed bytes (:func:`start_early`). Making titles unique needs
     all of them, and is done after, in order.
     """
+    check_venues(papers)
     pending = early or Pending(partial(_tag_and_title, topics=topics), [p.text for p in papers])
     merged = deduplicate(papers)
     if curation is not None:
