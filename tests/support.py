@@ -81,6 +81,20 @@ def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=root, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
 
 
+def github_markdown(text: str) -> str:
+    """``text`` rendered as GitHub renders a job summary: CommonMark with GFM tables,
+    strikethrough and autolinks (markdown-it-py's "gfm-like" preset), as HTML."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("gfm-like").render(text)
+
+
+def summary_references(text: str) -> str:
+    """How the pull-request summary writes text (its rule, restated for exact assertions):
+    every ASCII character other than a letter, digit or space as a numeric reference."""
+    return "".join(f"&#{ord(c)};" if c.isascii() and not (c.isalnum() or c == " ") else c for c in text)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
