@@ -38,11 +38,11 @@ def corpus_files() -> list[Path]:
     return sorted(CORPORA.rglob("*.txt"))
 
 
-def run_generator(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m generator ARGS` in a subprocess, as a user runs it."""
+def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """`python -m generator ARGS` in a subprocess, as a user runs it (``timeout``: fail rather than hang)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
 
 
