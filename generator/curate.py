@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .chars import describe, hidden_characters
 from .errors import CurationError, GeneratorError, raise_all
 from .model import Paper, Topic
 from .yamlfile import YamlFile, load_yaml
@@ -122,6 +123,8 @@ def _read_entry(doc: YamlFile, key: object, fields: object, problems: list[Gener
             problem(f"{label}: {name!r} must be a {_KIND_NAMES[kind]}, not {_type_name(value)}", name)
         elif kind is str and not value.strip():
             problem(f"{label}: {name!r} must not be empty", name)
+        elif kind is str and hidden_characters(value.strip()):
+            problem(_hidden(label, repr(name), value.strip()), name)
         elif kind is list:
             if not value:
                 problem(f"{label}: 'tags' must name at least one topic", name)
@@ -129,6 +132,8 @@ def _read_entry(doc: YamlFile, key: object, fields: object, problems: list[Gener
             for i, tag in enumerate(value):
                 if not isinstance(tag, str) or not tag.strip():
                     problem(f"{label}: 'tags' entries must be topic names, not {tag!r}", name, i)
+                elif hidden_characters(tag.strip()):
+                    problem(_hidden(label, f"topic {tag.strip()!r}", tag.strip()), name, i)
                 elif tag.strip() in seen:
                     problem(f"{label}: topic {tag.strip()!r} is listed twice", name, i)
                 seen.add(tag.strip() if isinstance(tag, str) else "")
@@ -145,6 +150,13 @@ def _read_entry(doc: YamlFile, key: object, fields: object, problems: list[Gener
         hide=fields["hide"].strip() if "hide" in fields else None,
         note=fields["note"].strip() if "note" in fields else None,
     )
+
+
+def _hidden(label: str, what: str, value: str) -> str:
+    found = hidden_characters(value)
+    where = ", ".join(f"{describe(c)} at column {col}" for col, c in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return f"{label}: {what} contains {where}{more}: remove it (control and bidi characters are invisible or reorder the text)"
 
 
 def _type_name(value: object) -> str:
