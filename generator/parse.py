@@ -139,7 +139,9 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
     # a contributor should be able to fix a file in one round.
 
     try:
-        venue, year = parse_header(lines[0], path)
+        # Invisible marks go from the header as from abstracts: a bidi override in the
+        # venue would reorder it on every page that shows it, and no editor shows it.
+        venue, year = parse_header(lines[0].translate(INVISIBLE), path)
     except SeedError as e:
         errors.append(e)
         venue, year = "", 0
