@@ -280,7 +280,7 @@ def test_control_and_bidi_characters_in_curated_text_are_refused_on_their_lines(
         f"{path}:2: entry 'aaaaaaaaaaaa': 'title' contains U+0000 at column 19: {why}",
         f"{path}:3: entry 'aaaaaaaaaaaa': 'note' contains U+202E (RIGHT-TO-LEFT OVERRIDE) at column 7, "
         f"U+202C (POP DIRECTIONAL FORMATTING) at column 17: {why}",
-        f"{path}:4: entry 'aaaaaaaaaaaa': topic 'Reinforcement\\u2066 Learning' contains "
+        f"{path}:4: entry 'aaaaaaaaaaaa': 'tags' entry 'Reinforcement\\u2066 Learning' contains "
         f"U+2066 (LEFT-TO-RIGHT ISOLATE) at column 14: {why}",
         f"{path}:6: entry 'bbbbbbbbbbbb': 'hide' contains U+0009 at column 4, U+001B at column 15, "
         f"U+0007 at column 25 and 1 more: {why}",
