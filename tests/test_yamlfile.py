@@ -165,8 +165,8 @@ def test_nesting_up_to_the_limit_is_read():
 
 
 def test_a_long_flat_file_keeps_every_line():
-    # the explicit stack: every item of a 20,000-entry file, in file order
-    text = "".join(f"p{i}: {{title: t{i}}}\n" for i in range(20_000))
+    # the explicit stack: every item of a 3,000-entry file, in file order
+    text = "".join(f"p{i}: {{title: t{i}}}\n" for i in range(3_000))
     doc = parse_yaml(text, "c.yml")
-    assert doc.line("p19999", "title") == 20_000
+    assert doc.line("p2999", "title") == 3_000
     assert list(doc.data)[:3] == ["p0", "p1", "p2"]
