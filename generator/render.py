@@ -17,11 +17,10 @@ from functools import lru_cache, partial
 from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
 from typing import Any
 
-from slugify import slugify
-
 from .clean import esc, first_sentence, to_html, to_plain
 from .model import Digest, Paper, Topic
 from .parallel import Later
+from .venues import venue_slug
 
 # start(fn, papers) begins fn(papers) and returns something whose result() gives it:
 # generator.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
@@ -106,11 +105,6 @@ def paper_path(p: Paper) -> str:
 def paper_url(p: Paper) -> str:
     """The page's path relative to the site root (directory URLs)."""
     return f"papers/{p.id}/"
-
-
-@lru_cache(maxsize=4096)
-def venue_slug(venue: str, year: int) -> str:
-    return slugify(f"{venue} {year}")
 
 
 def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:

@@ -14,6 +14,7 @@ import pytest
 
 from support import CORPORA, REPO, run_generator
 from test_parse import BROKEN
+from support import summary_references as md
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -79,7 +80,8 @@ def test_validate_markdown_lists_the_problems_for_the_pull_request(project):
     messages = [m.replace("seeds/seed_several_problems.txt", "new.txt") for m in BROKEN["seed_several_problems.txt"]]
     assert result.returncode == 1
     assert result.stdout == (
-        "## Seed check\n\nThe seed files have problems; nothing was added:\n\n" + "".join(f"- `{m}`\n" for m in messages)
+        "## Seed check\n\nThe seed files have problems; nothing was added:\n\n"
+        + "".join(f"- <code>{md(m)}</code>\n" for m in messages)
     )
     assert result.stderr == "".join(m + "\n" for m in messages)
 
