@@ -465,21 +465,6 @@ def _plain(segs: tuple[Seg, ...]) -> str:
     return "".join(s.value if s.kind in ("text", "link", "math") else _plain(s.children) for s in segs)
 
 
-# Every ASCII character that any Markdown syntax starts with, and a period after a
-# digit ("1. " opens a list). Only for Markdown that other programs render (the
-# pull-request summary); the site's pages get HTML from to_html.
-_SYNTAX = "!#$&()*+-:<>[\\]^_`{|}~"
-_ENTITY = {c: f"&#{ord(c)};" for c in _SYNTAX + "."}
-_TO_ESCAPE = re.compile("[" + re.escape(_SYNTAX) + r"]|(?<=\d)\.")
-
-
-def escape_markdown(text: str) -> str:
-    """Text that Markdown shows as itself: syntax characters as character references."""
-    if "  " in text or "\n" in text or "\t" in text:
-        text = _WS.sub(" ", text)
-    return _TO_ESCAPE.sub(lambda m: _ENTITY[m.group()], text)
-
-
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
 
 
