@@ -136,3 +136,22 @@ def test_no_traceback_without_debug(project):
         result = run_generator(*args, cwd=project)
         assert result.returncode == 1
         assert "Traceback" not in result.stderr
+
+
+def test_inputs_that_raised_tracebacks_build(tmp_path):
+    """A bracketed link host (urlsplit raised ValueError), an unclosed one, and 500 nested
+    \\textbf{ (RecursionError) are text or emphasis on the page, never a traceback."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    shutil.copy(FIXTURES / "seed_traceback_inputs.txt", seeds / "trace.txt")
+    docs = tmp_path / "docs"
+    result = run_generator("build", "--seeds", str(seeds), "--docs", str(docs), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    pages = {p.name: p.read_text(encoding="utf-8") for p in (docs / "papers").glob("*.md")}
+    assert len(pages) == 3
+    joined = "\n".join(pages.values())
+    assert "[code](https://[evil.example]/x)" in joined  # shown as text, not a link
+    assert "\\url{https://[::1}" in joined
+    assert 'href="https://[' not in joined
+    assert joined.count("<strong>") <= 5  # emphasis nested deeper than 4 shows its words only
