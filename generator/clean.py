@@ -24,12 +24,10 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-import yaml
-
 from .model import Link
+from .schema import load_link_rules
 
 # -- segments -----------------------------------------------------------------
 
@@ -321,22 +319,15 @@ def valid_url(url: str) -> bool:
     return _HOST.fullmatch(host) is not None
 
 
-@lru_cache(maxsize=1)
-def _link_rules() -> list[dict]:
-    with open(Path(__file__).with_name("link_kinds.yml"), encoding="utf-8") as f:
-        return yaml.safe_load(f)["rules"]
-
-
 def link_kind(url: str) -> str:
     """``code``, ``data``, ``paper`` or ``project`` for a URL, by its host and path."""
     if not valid_url(url):
         return "project"
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    for rule in _link_rules():
-        if host == rule["host"] or host.endswith("." + rule["host"]):
-            if parts.path.startswith(rule.get("path", "")):
-                return rule["kind"]
+    for rule in load_link_rules():
+        if (host == rule.host or host.endswith("." + rule.host)) and parts.path.startswith(rule.path):
+            return rule.kind
     return "project"
 
 
