@@ -241,11 +241,13 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     early = start_early(seeds, topics)
     try:
         papers = parse_all(seeds)
+        watch.lap("parse")
+        # derive refuses venues written two ways and unknown curation ids: then the
+        # workers' tags and titles are not needed either.
+        digest = derive(papers, topics, curation, early)
     except GeneratorError:
         early.cancel()
         raise
-    watch.lap("parse")
-    digest = derive(papers, topics, curation, early)
     watch.lap("derive")
     files = render_site(digest, seed_files=len(seeds), start=Pending)
     watch.lap("render")
