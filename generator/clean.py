@@ -220,8 +220,10 @@ def segments(text: str) -> tuple[Seg, ...]:
         if kind in _MATH_CLOSERS:
             closer = _MATH_CLOSERS[kind]
             end = index.next(closer, pos, limit)
-            body = text[pos:end].strip() if end >= 0 else ""
-            if end >= 0 and body and "$" not in body.replace("\\$", ""):
+            # a body holding an unescaped dollar is not math; asked of the index, not by
+            # copying the body, which made far closers quadratic
+            body = text[pos:end].strip() if end >= 0 and index.next("$", pos, end) < 0 else ""
+            if body:
                 flush()
                 frame.out.append(Seg("math", body, display=kind in ("dmath", "bracket")))
                 pos = end + len(closer)
@@ -235,7 +237,7 @@ def segments(text: str) -> tuple[Seg, ...]:
                 buf.append(m.group(0))
                 continue
             if name in ("url", "href"):
-                url = trim_url(text[brace + 1 : end].strip())
+                url = canonical_url(trim_url(text[brace + 1 : end].strip()))
                 label = url
                 stop = end + 1
                 if name == "href" and stop < limit and text[stop] == "{":
@@ -257,9 +259,10 @@ def segments(text: str) -> tuple[Seg, ...]:
         elif kind == "escape":
             buf.append(_ESCAPES[m["escape"]])
         elif kind == "mdlink":
-            if valid_url(m["href"]):
+            href = canonical_url(m["href"])
+            if valid_url(href):
                 flush()
-                frame.out.append(Seg("link", m["label"], url=m["href"]))
+                frame.out.append(Seg("link", m["label"], url=href))
             else:
                 buf.append(m.group(0))
         elif kind == "strong":
@@ -294,14 +297,25 @@ def segments(text: str) -> tuple[Seg, ...]:
 _HOST = re.compile(r"[^\W_][\w-]*+(?:\.[\w-]++)*+\.?")
 
 
+def canonical_url(url: str) -> str:
+    """The URL as a browser reads it: in an http(s) URL a backslash is a slash (WHATWG URL).
+
+    urlsplit does not do this, so ``https://evil.example\\@github.com/x`` would be
+    checked (and classed "code") as github.com while the browser opens evil.example;
+    stored as the browser reads it, the link is checked and shown for what it is.
+    """
+    return url.replace("\\", "/")
+
+
 def valid_url(url: str) -> bool:
-    """Whether ``url`` is an http(s) URL with a host that parses (and a port, if any, that does).
+    """Whether ``url`` is an http(s) URL with a host that parses (and a port, if any, that does),
+    read the same way by urlsplit and by browsers (no backslash: see :func:`canonical_url`).
 
     ``urlsplit`` raises on a bracketed host that is not an IP address
     (``https://[evil.example]/``); such a URL is text, never a link.
     """
-    if not re.match(r"https?://", url, re.IGNORECASE):
-        return False
+    if not re.match(r"https?://", url, re.IGNORECASE) or "\\" in url:
+        return False  # see canonical_url
     try:
         parts = urlsplit(url)
         host = parts.hostname
@@ -364,12 +378,15 @@ MAX_MATH_DEPTH = 8
 MAX_MATH_COMMANDS = 60
 MAX_SHIFT_EM = 5.0
 _MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}]")
-# Commands that move or size things by a dimension the formula gives.
-_DIMENSION = re.compile(
-    r"\\(?:kern|mkern|mskip|hskip|vskip|hspace|vspace|raisebox|rule|lower|raise|moveleft|moveright|"
-    r"above|abovewithdelims|genfrac)(?![A-Za-z])"
-)
-_NUMBER_UNIT = re.compile(r"(-?\s*[0-9]*\.?[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)", re.IGNORECASE)
+# Macro definitions can expand a short formula into tens of thousands of glyphs, or
+# carry a distance the checks below cannot see (\def\u{em}\kern{-5000\u}); abstracts
+# have no need for them.
+_DEFINITIONS = frozenset(["\\def", "\\gdef", "\\edef", "\\xdef", "\\let", "\\futurelet", "\\global",
+                          "\\newcommand", "\\renewcommand", "\\providecommand", "\\arraystretch"])
+# Any number with a unit, wherever it stands: \kern, \raisebox, \rule, a row gap \\[-5000em] ...
+# ("5000.em" is 5000 em to TeX).
+_NUMBER_UNIT = re.compile(r"(-?)\s*([0-9]+\.?[0-9]*|\.[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)",
+                          re.IGNORECASE)
 _EM_PER_UNIT = {"em": 1, "ex": 0.45, "mu": 1 / 18, "pt": 0.1, "bp": 0.1, "px": 0.1, "pc": 1.2, "dd": 0.107,
                 "cc": 1.28, "mm": 0.285, "cm": 2.85, "in": 7.2, "sp": 0, "nd": 0.107, "nc": 1.28}
 
@@ -386,16 +403,17 @@ def math_problem(tex: str) -> str:
             deepest = max(deepest, depth)
         elif tok == "}" or tok in ("\\right", "\\end"):
             depth -= 1
-        if tok.startswith("\\") and len(tok) > 2:
+        elif tok in _DEFINITIONS:
+            return "it defines macros"
+        if len(tok) > 1 and tok[1].isalpha():
             commands += 1
     if deepest > MAX_MATH_DEPTH:
         return f"nested more than {MAX_MATH_DEPTH} levels deep"
     if commands > MAX_MATH_COMMANDS:
         return f"more than {MAX_MATH_COMMANDS} commands"
-    if _DIMENSION.search(tex):
-        for num, unit in _NUMBER_UNIT.findall(tex):
-            if abs(float(num.replace(" ", ""))) * _EM_PER_UNIT[unit.lower()] > MAX_SHIFT_EM:
-                return "it moves or sizes something too far"
+    for _, num, unit in _NUMBER_UNIT.findall(tex):
+        if float(num) * _EM_PER_UNIT[unit.lower()] > MAX_SHIFT_EM:
+            return "it moves or sizes something too far"
     return ""
 
 

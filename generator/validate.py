@@ -26,6 +26,23 @@ class Verdict:
     existing: Paper | None = None  # for a duplicate: the paper as the site shows it now
 
     @property
+    def rewrite(self) -> str:
+        """For a duplicate that changes what the site shows of the paper: how, in a few words, else "".
+
+        The merged paper shows its most complete variant, so a resubmission with text
+        added replaces the abstract on the existing paper's page, and its links become
+        the paper's: a reviewer must be told, not shown the word "duplicate" alone.
+        """
+        if self.status != "duplicate" or self.existing is None or self.paper.text == self.existing.text:
+            return ""
+        added = len(self.paper.text.split()) - len(self.existing.text.split())
+        what = [f"replaces the abstract shown on the site ({added:+d} words)"]
+        new_links = sorted({l.url for l in self.paper.links} - {l.url for l in self.existing.links})
+        if new_links:
+            what.append("adds links: " + ", ".join(new_links))
+        return "; ".join(what)
+
+    @property
     def existing_title(self) -> str:
         """The title a contributor finds on the site today (the merged paper may be retitled)."""
         return (self.existing or self.paper).title
@@ -63,7 +80,8 @@ def _status_text(v: Verdict) -> str:
     if v.status == "new":
         return "new"
     if v.status == "duplicate":
-        return f"duplicate of {v.existing_title!r} ({v.duplicate_of})"
+        text = f"duplicate of {v.existing_title!r} ({v.duplicate_of})"
+        return f"{text}; {v.rewrite}" if v.rewrite else text
     return f"repeats the abstract at line {v.duplicate_of.line}"
 
 
@@ -136,6 +154,8 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
                 title = md_text(v.existing_title)
                 target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
                 status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
+                if v.rewrite:
+                    status += f"; **{md_text(v.rewrite)}**"
             elif v.status == "repeat":
                 status = f"repeats line {v.duplicate_of.line} of this file"
             else:

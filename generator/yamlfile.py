@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import re
+
 import yaml
 
 from generator.errors import GeneratorError, raise_all
@@ -62,6 +64,23 @@ class _DataLoader(yaml.SafeLoader):
             finally:
                 self._depth -= 1
         return super().compose_node(parent, index)
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        # PyYAML's constructors raise plain ValueError on values they cannot build
+        # (an integer past Python's 4,300-digit limit, !!timestamp 9999-99-99, !!float abc),
+        # and a "\ud800" escape builds a lone surrogate that no file can hold: each is
+        # the writer's mistake at this node's line, not a crash.
+        try:
+            value = super().construct_object(node, deep)
+        except (ValueError, OverflowError) as exc:
+            raise _Refused(problem=f"this value cannot be read: {exc}", problem_mark=node.start_mark) from None
+        if isinstance(value, str) and _SURROGATE.search(value):
+            raise _Refused(problem="this text holds a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
+                           "which is not a character", problem_mark=node.start_mark)
+        return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,9 @@ def test_validate_text_report(project):
         "  line 3: new\n"
         f"    title: {papers[3].title}\n"
         f"    tags:  {', '.join(papers[3].tags)}\n"
-        f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31)\n"
+        # the variant adds "Code is available at <url>." (6 words) to the abstract on the site
+        f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31); "
+        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa\n"
         f"  line {repeat}: repeats the abstract at line 3\n"
         f"  line {last}: new\n"
         f"    title: {papers[last].title}\n"
@@ -138,7 +140,8 @@ def test_validate_markdown_report(project):
             "| ---: | --- | --- | --- |",
             row(3, "new"),
             row(5, f"duplicate of [{md(CURATED_TITLE)}](https://digest.example/papers/{dup.id}/) "
-                   f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>)"),
+                   f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>); "
+                   f"**{md('replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa')}**"),
             row(repeat, "repeats line 3 of this file"),
             row(last, "new"),
             "",
