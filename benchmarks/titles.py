@@ -141,11 +141,26 @@ def topic_agreement(rows, tags, catch_all: str) -> tuple[list[tuple[str, int, st
     return out, statistics.fmean(f for *_, f in out), share
 
 
+def mission() -> int:
+    """The derived titles of the repository's own seeds (no truth: they are read by eye)."""
+    from generator.build import parse_all, read_seeds, seed_paths
+    from generator.title import title_papers
+
+    repo = Path(__file__).resolve().parents[1]
+    papers = parse_all(read_seeds(seed_paths([repo / "seeds"])))
+    for p in sorted(title_papers(papers), key=lambda p: p.source):
+        print(f"{p.source}  {p.title}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--show", type=int, default=0, help="print this many seeded random papers")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--mission", action="store_true", help="print the titles of the repository's seeds/ only")
     args = ap.parse_args()
+    if args.mission:
+        return mission()
     if not available():
         print(skip_message())
         return 0

@@ -1,0 +1,312 @@
+"""Candidates: the titles one abstract offers (its named method, its contribution, its subject,
+its question), read from its sentences."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..text import plain, sentences, tokens as tokenize
+from .words import (
+    MAX_LENGTH,
+    _ANAPHORA,
+    _ARTICLES,
+    _AVAILABILITY,
+    _CAPITALISED,
+    _CLAUSE,
+    _COMMON_ACRONYMS,
+    _CONTRIBUTION,
+    _CONTRIBUTION_FORMS,
+    _FRAME,
+    _LEAD_IN,
+    _LOOSE_PREPOSITIONS,
+    _NAMEISH,
+    _NAMING,
+    _NAMING_FORMS,
+    _PREPOSITIONS,
+    _SUBJECT,
+    _SUBJECT_FORMS,
+    _SUBORDINATORS,
+    _VERB_FORMS,
+    _W,
+    _WEAK_START,
+    _WEAK_SUBJECT_VERBS,
+    _WH_START,
+)
+from .phrases import (
+    _appositive,
+    _described,
+    _drop_fillers,
+    _gerund,
+    _is_generic,
+    _phrase,
+    _trim,
+)
+from .names import (
+    _Contribution,
+    _abbreviate,
+    _bold_appositive,
+    _bold_spans,
+    _contribution_in,
+    _definitions,
+    _is_nameish,
+    _name_elsewhere,
+    _name_from_links,
+    _name_span,
+)
+from .compose import (
+    _agreed_topic,
+    _completed,
+    _compose,
+    _overlaps,
+    _weak,
+)
+
+
+def _sentences(text: str) -> list[str]:
+    """The plain text's sentences without their closing marks, less the closing pointers to code."""
+    out = sentences(text)
+    # pointers to code or a project page come last; only the closing sentences need the test
+    last = len(out) - 3
+    return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
+
+
+def _points_elsewhere(sentence: str) -> bool:
+    return _AVAILABILITY.search(sentence.lower()) is not None
+
+
+def _topic(sentences: list[str]) -> list[str]:
+    """The subject of the first sentence that has one: what the paper is about."""
+    for sentence in sentences[:3]:
+        tokens = tokenize(sentence)
+        start = 0
+        if tokens and tokens[0].lower() in _SUBORDINATORS:
+            if "," not in tokens:
+                continue
+            start = tokens.index(",") + 1
+            if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
+                setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
+                if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
+                    return setting
+        if start < len(tokens) and (tokens[start].lower() in _ANAPHORA | _WEAK_START | {"here", "there", "recently"}):
+            continue
+        tokens = _abbreviate(tokens, start)
+        words = _phrase(tokens, start, limit=9, subject=True)
+        text = _LEAD_IN.sub("", " ".join(words))
+        words = [w for w in text.split() if w]
+        while words and words[0].lower() in _ARTICLES:
+            words = words[1:]
+        words = _trim(words)
+        if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
+            return words
+    return []
+
+
+def _question(sentences: list[str]) -> list[str]:
+    """An opening question makes a fine title ("When Does Learning Elicit ...?")."""
+    if sentences and sentences[0].endswith("?") or (sentences and "?" in sentences[0][-2:]):
+        words = [w for w in sentences[0].split() if not (w.endswith("ly") and w.islower())]
+        if len(" ".join(words)) <= MAX_LENGTH:
+            return words
+    return []
+
+
+def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str], list[str]]:
+    """(named contribution, subject phrase, sentences) of one abstract.
+
+    ``quick`` stops at a contribution that needs nothing else to make the first title.
+    """
+    bold = _bold_spans(text)
+    sentences = _sentences(plain(text))
+    best: _Contribution | None = None
+    subject: list[str] = []
+    weak_subject = False
+    unnamed: list[str] = []
+    for sentence in sentences:
+        if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
+            break
+        low = sentence.lower()
+        words = low.split()
+        # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
+        m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
+        n = None if (best and best.score >= 4) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        if m or n:
+            tokens = tokenize(sentence)
+            defs = _definitions(tokens) if "(" in sentence else {}
+        if m:
+            start = len(tokenize(sentence[: m.end()]))
+            found = _contribution_in(tokens, start, bold, defs)
+            if found and (best is None or found.score > best.score):
+                best = found
+            if not unnamed and not found:
+                unnamed = _unnamed(tokens, start)
+        if n and (best is None or best.score < 4):
+            start = len(tokenize(sentence[: n.end()]))
+            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
+                stop = _name_span(tokens, start)
+                name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                    before = tokens[: start - 1]
+                    while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
+                        before = before[:-1]
+                    j = len(before)
+                    while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
+                        j -= 1
+                    pre = _drop_fillers(before[j:])
+                    desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
+                    long: list[str] = []
+                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")":
+                        long, name = tokens[start:stop], tokens[stop + 1]
+                    best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
+        if not subject:
+            s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
+            if s:
+                subject = _subject(_abbreviate(tokenize(sentence[s.end():])))
+                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
+                    subject = []
+                # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
+                weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+    if best is None and bold:
+        for b in bold:
+            if _is_nameish(b.split()[0]) or len(b.split()) > 1:
+                best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
+                break
+    if best is None:
+        name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
+        if name:
+            best = _Contribution(name, [], [], 1)
+    if not subject and not unnamed:
+        subject = _question(sentences)
+    if unnamed and unnamed[0].lower() in _ANAPHORA:
+        unnamed = []  # "such an attempt ...": needs the sentence before
+    if weak_subject and unnamed and not _is_generic(unnamed):
+        subject = unnamed  # what the paper offers says more than what it analyses
+    return best, subject or unnamed, sentences, unnamed
+
+
+def _evaluation(words: list[str]) -> bool:
+    """A subject that says how the paper was checked ("Extensive Experiments on ...", "User
+    Study Amongst Guitarists", "Study in Three Steps"), not what it is about."""
+    head = []
+    for w in words:
+        if w.lower() in _PREPOSITIONS or w.lower() in _LOOSE_PREPOSITIONS:
+            break
+        head.append(w.lower())
+    if any(w in _W["evaluation_nouns"] for w in head):
+        return True
+    after = words[len(head)].lower() if len(head) < len(words) else ""
+    return bool(head) and head[-1] == "study" and after not in ("of", "on", "into")
+
+
+def _subject(tokens: list[str]) -> list[str]:
+    """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
+    i = 0
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "question", "task", "of", "on", "in"}:
+        i += 1
+    if i < len(tokens) and tokens[i].lower() in _WH_START:
+        return _trim(_phrase(tokens, i, limit=14, wh=True))
+    words = _drop_fillers(_phrase(tokens, i))
+    return _trim(words)
+
+
+def _unnamed(tokens: list[str], start: int) -> list[str]:
+    """The object of "we propose ..." when nothing in it is named."""
+    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how"):
+        return []  # "we propose that instead of ...": a claim, not a thing proposed
+    if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
+        words = _phrase(tokens, start + 2)
+        return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
+    i = start
+    if i + 1 < len(tokens) and tokens[i].lower() == "and" and tokens[i + 1].lower() in _VERB_FORMS:
+        i += 2  # "we propose and investigate the use of X"
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+        i += 1
+    if i + 2 < len(tokens) and tokens[i].lower() in ("use", "application", "usage") and tokens[i + 1].lower() == "of":
+        i += 2
+        while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+            i += 1
+    raw = _phrase(tokens, i)
+    words = _drop_fillers(raw)
+    i += len(raw) - len(words)  # past "a more" in "a more general theory to analyze X"
+    if len(words) <= 3 and not any(w.lower() in _PREPOSITIONS for w in words):
+        words = _described(tokens, i, words)  # "a project that revives X"
+    return _trim(words)
+
+
+def _candidates(text: str, first_only: bool = False) -> list[str]:
+    """Titles for one abstract, best first; later ones serve to break clashes."""
+    found, subject, sentences, unnamed = _analyse(text, quick=first_only)
+    # the topic costs a parse and few titles need it
+    memo: list[list[str]] = []
+
+    def topic() -> list[str]:
+        if not memo:
+            t = _topic(sentences)
+            # "PRIF is formulated to ...": the name itself says nothing about what it is for
+            memo.append([] if found and found.name.lower() in (w.lower() for w in t) else t)
+        return memo[0]
+    out: list[str] = []
+    if found:
+        desc = _trim(found.desc)
+        if found.long:
+            body = list(found.long)
+            prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
+            if prep is not None and len(body) <= 5:
+                body += desc[prep:]
+            elif topic() and not _overlaps(body, topic()):
+                body += ["for"] + topic()
+            out.append(_compose(found.name, body))
+        elif desc and not _is_generic(desc):
+            if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
+                # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
+                # Analysis", when the opening sentence and the abstract's repeated terms agree on it
+                longer = _compose(found.name, desc + ["for"] + topic())
+                if not _overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
+                    out.append(longer)
+            out.append(_compose(found.name, desc))
+        elif subject and not _is_generic(subject):
+            out.append(_compose(found.name, subject))
+        elif desc and topic():
+            out.append(_compose(found.name, desc + ["for"] + topic()))
+        elif subject:
+            out.append(_compose(found.name, subject))
+        elif topic():
+            out.append(_compose(found.name, topic()))
+        else:
+            out.append(_compose(found.name, []))
+        if first_only and not _weak(out[0]):
+            return _completed(out, sentences)
+        head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
+        if topic() and not _overlaps(head, topic()):
+            out.append(_compose(found.name, head + ["for"] + topic()))
+        # a clash is better told apart by the paper's own subject than by a number
+        out += [_compose(found.name, words) for words in (subject, topic()) if words]
+    if subject and not _is_generic(subject):
+        out.append(_compose("", subject))
+    elif subject and topic():
+        out.append(_compose("", subject + ["for"] + topic()))
+    if unnamed and unnamed is not subject and not _is_generic(unnamed):
+        out.append(_compose("", unnamed))
+    if topic():
+        out.append(_compose("", topic()))
+    if not out:
+        first = _sentences(plain(text))
+        out.append(_compose("", first[0].split() if first else ["Untitled"]))
+    if _weak(out[0]):
+        # "Ambiguity", "Banquet": a title that says nothing yields to one that does
+        strong = next((t for t in out if not _weak(t)), None)
+        if strong is None and topic() and not found:
+            strong = _compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12)))
+        if strong and not _weak(strong):
+            out.insert(0, strong)
+    out = _completed(out, sentences)
+    seen: set[str] = set()
+    return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
+
+
+def derive_title(text: str) -> str:
+    """A title for one abstract, at most ~90 characters."""
+    return _candidates(text, first_only=True)[0]
+
+
+def first_titles(texts: Sequence[str]) -> list[str]:
+    """Each abstract's preferred title, before titles are made unique (pure, per abstract)."""
+    return [_candidates(t, first_only=True)[0] for t in texts]
