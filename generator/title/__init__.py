@@ -9,13 +9,14 @@ subject as a noun phrase. The steps, one module each:
 - :mod:`.names` finds the method it names, with its acronym's long form;
 - :mod:`.phrases` reads noun phrases, ending them by word class;
 - :mod:`.compose` makes a name and a phrase into a title;
+- :mod:`.choose` scores the candidates with weights fitted on real titles (``weights.json``);
 - :mod:`.unique` keeps every title once within a digest.
 
 The word lists are in ``words.yml``.
 """
 from __future__ import annotations
 
-from .candidates import derive_title, first_titles
+from .choose import derive_title, first_titles
 from .unique import title_papers
 from .words import MAX_LENGTH
 

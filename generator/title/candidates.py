@@ -2,10 +2,12 @@
 its question), read from its sentences."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from typing import NamedTuple
 
 from ..text import plain, sentences, tokens as tokenize
 from .words import (
+    _STOP,
     MAX_LENGTH,
     _ANAPHORA,
     _ARTICLES,
@@ -32,6 +34,7 @@ from .words import (
     _WH_START,
 )
 from .phrases import (
+    noun_phrases,
     _appositive,
     _described,
     _drop_fillers,
@@ -59,6 +62,9 @@ from .compose import (
     _overlaps,
     _weak,
 )
+
+
+_OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
 def _sentences(text: str) -> list[str]:
@@ -231,9 +237,10 @@ def _unnamed(tokens: list[str], start: int) -> list[str]:
     return _trim(words)
 
 
-def _candidates(text: str, first_only: bool = False) -> list[str]:
-    """Titles for one abstract, best first; later ones serve to break clashes."""
-    found, subject, sentences, unnamed = _analyse(text, quick=first_only)
+def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str], unnamed: list[str],
+           text: str) -> list[tuple[str, str]]:
+    """(title, kind) of the named method, the subject, the contribution and the topic, in the
+    order the rules prefer them (the choice weighs that order as one feature among others)."""
     # the topic costs a parse and few titles need it
     memo: list[list[str]] = []
 
@@ -243,7 +250,7 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
             # "PRIF is formulated to ...": the name itself says nothing about what it is for
             memo.append([] if found and found.name.lower() in (w.lower() for w in t) else t)
         return memo[0]
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     if found:
         desc = _trim(found.desc)
         if found.long:
@@ -253,60 +260,138 @@ def _candidates(text: str, first_only: bool = False) -> list[str]:
                 body += desc[prep:]
             elif topic() and not _overlaps(body, topic()):
                 body += ["for"] + topic()
-            out.append(_compose(found.name, body))
+            out.append((_compose(found.name, body), NAMED))
         elif desc and not _is_generic(desc):
             if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
                 # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
                 # Analysis", when the opening sentence and the abstract's repeated terms agree on it
                 longer = _compose(found.name, desc + ["for"] + topic())
                 if not _overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
-                    out.append(longer)
-            out.append(_compose(found.name, desc))
+                    out.append((longer, NAMED))
+            out.append((_compose(found.name, desc), NAMED))
         elif subject and not _is_generic(subject):
-            out.append(_compose(found.name, subject))
+            out.append((_compose(found.name, subject), NAMED))
         elif desc and topic():
-            out.append(_compose(found.name, desc + ["for"] + topic()))
+            out.append((_compose(found.name, desc + ["for"] + topic()), NAMED))
         elif subject:
-            out.append(_compose(found.name, subject))
+            out.append((_compose(found.name, subject), NAMED))
         elif topic():
-            out.append(_compose(found.name, topic()))
+            out.append((_compose(found.name, topic()), NAMED))
         else:
-            out.append(_compose(found.name, []))
-        if first_only and not _weak(out[0]):
-            return _completed(out, sentences)
+            out.append((_compose(found.name, []), NAME_ONLY))
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
         if topic() and not _overlaps(head, topic()):
-            out.append(_compose(found.name, head + ["for"] + topic()))
+            out.append((_compose(found.name, head + ["for"] + topic()), NAMED))
         # a clash is better told apart by the paper's own subject than by a number
-        out += [_compose(found.name, words) for words in (subject, topic()) if words]
+        out += [(_compose(found.name, words), NAMED) for words in (subject, topic()) if words]
+    kind = QUESTION if subject and subject[-1].endswith("?") else SUBJECT
     if subject and not _is_generic(subject):
-        out.append(_compose("", subject))
+        out.append((_compose("", subject), kind))
     elif subject and topic():
-        out.append(_compose("", subject + ["for"] + topic()))
+        out.append((_compose("", subject + ["for"] + topic()), kind))
     if unnamed and unnamed is not subject and not _is_generic(unnamed):
-        out.append(_compose("", unnamed))
+        out.append((_compose("", unnamed), CONTRIBUTION))
     if topic():
-        out.append(_compose("", topic()))
+        out.append((_compose("", topic()), TOPIC))
     if not out:
         first = _sentences(plain(text))
-        out.append(_compose("", first[0].split() if first else ["Untitled"]))
-    if _weak(out[0]):
+        out.append((_compose("", first[0].split() if first else ["Untitled"]), FALLBACK))
+    if _weak(out[0][0]):
         # "Ambiguity", "Banquet": a title that says nothing yields to one that does
-        strong = next((t for t in out if not _weak(t)), None)
+        strong = next((t for t in out if not _weak(t[0])), None)
         if strong is None and topic() and not found:
-            strong = _compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12)))
-        if strong and not _weak(strong):
+            strong = (_compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12))), TOPIC)
+        if strong and not _weak(strong[0]):
             out.insert(0, strong)
-    out = _completed(out, sentences)
+    completed = _completed([t for t, _ in out], sentences)
+    return [(t, kind) for t, (_, kind) in zip(completed, out)]
+
+
+# The kinds of candidate: what part of the abstract a title comes from.
+NAMED = "named"  # the method the abstract names, with what it is
+NAME_ONLY = "name_only"  # the name with nothing said about it
+CONTRIBUTION = "contribution"  # the noun phrase of what the paper proposes, unnamed
+SUBJECT = "subject"  # what the paper studies ("we study X")
+QUESTION = "question"  # a question the abstract asks
+TOPIC = "topic"  # the subject of its opening sentence
+PHRASE = "phrase"  # a noun phrase of its opening or contribution sentences
+COMBINED = "combined"  # a phrase of what the paper offers, for what its opening is about
+FALLBACK = "fallback"  # its first words, when nothing else was found
+KINDS = (NAMED, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, COMBINED, FALLBACK)
+
+
+class Candidate(NamedTuple):
+    """One possible title of an abstract, with where it came from.
+
+    A ruled candidate comes composed (``title``); a phrase keeps its ``words`` (and the
+    ``name`` it goes with) and is composed only if chosen: most never are.
+    """
+
+    title: str
+    kind: str
+    rank: int  # its place in the rules' order (phrases come after every ruled candidate)
+    sentence: int = 0  # the sentence a phrase was read from
+    ours: bool = True  # read from a sentence in which the paper speaks of its own work
+    words: tuple[str, ...] = ()
+    name: str = ""
+
+    @property
+    def text(self) -> str:
+        """The candidate's words as they stand (the tail after the name), for its features."""
+        return self.title.partition(": ")[2] or self.title if self.title else " ".join(self.words)
+
+    def composed(self) -> str:
+        return self.title or _compose(self.name, list(self.words))
+
+
+# A phrase and what it is for: at most this many words in all ("Tree-Guided MCMC Inference
+# for Normalized Random Measure Mixture Models").
+MAX_COMBINED = 11
+
+
+def candidates(text: str) -> list[Candidate]:
+    """Every title the abstract offers, in no preferred order (see :mod:`.choose`)."""
+    found, subject, sentences, unnamed = _analyse(text, quick=True)
+    out: list[Candidate] = []
     seen: set[str] = set()
-    return [t for t in out if t and not (t.lower() in seen or seen.add(t.lower()))]
+    for rank, (title, kind) in enumerate(_ruled(found, subject, sentences, unnamed, text)):
+        if title and title.lower() not in seen:
+            seen.add(title.lower())
+            out.append(Candidate(title, kind, rank))
+    rank = len(out)
+    name = found.name if found else ""
+    phrases = _phrases(sentences)
+    for index, ours, words in phrases:
+        key = " ".join(words).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Candidate("", PHRASE, rank, index, ours, tuple(words)))
+        if name and ours and name.lower() not in key:
+            out.append(Candidate("", NAMED, rank, index, ours, tuple(words), name))
+    # what the paper offers, for what its opening sentence is about
+    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2]
+    opening = [(w, {x.lower() for x in w}) for i, _, w in phrases if i == 0][:3]
+    for head in offered:
+        low = {x.lower() for x in head}
+        for tail, tail_low in opening:
+            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
+                words = (*head, "for", *tail)
+                out.append(Candidate("", COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
+    return out
 
 
-def derive_title(text: str) -> str:
-    """A title for one abstract, at most ~90 characters."""
-    return _candidates(text, first_only=True)[0]
-
-
-def first_titles(texts: Sequence[str]) -> list[str]:
-    """Each abstract's preferred title, before titles are made unique (pure, per abstract)."""
-    return [_candidates(t, first_only=True)[0] for t in texts]
+def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
+    """(sentence index, whether it is about our work, words) of the noun phrases of the
+    opening sentences and of those in which the paper speaks of its own work."""
+    out = []
+    later = 0
+    for index, sentence in enumerate(sentences[:6]):
+        ours = _OURS_TEST.search(sentence) is not None
+        if index >= 2:
+            if not ours or later == 1:
+                continue
+            later += 1
+        for words in noun_phrases(tokenize(sentence)):
+            out.append((index, ours, words))
+    return out

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .words import (
+    _ADJECTIVE_LIKE_NOUNS,
+    _CANNOT_END,
+    _WEAK_START,
     _ADJECTIVE_END,
     _ANAPHORA,
     _APPOSITIVE_INTRO,
@@ -236,3 +240,90 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
         if len(inner) >= 2 and all(_CAPITALISED.match(w) or w.lower() in _SMALL for w in inner):
             return inner
     return []
+
+
+# Words that may join two parts of one noun phrase ("learning of sparse codes for images").
+_JOINS = frozenset("of for in on with and via from under over across between without through using".split())
+# A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
+_VERB_NEXT = frozenset("we it they which that who to can may will".split())
+MAX_PHRASE_WORDS = 10
+
+
+# Words that cannot be inside a noun phrase: function, clause and verb words.
+_BREAK_WORDS = _STOP | _CLAUSE | _BACKGROUND_VERBS | _CANNOT_END | _VERB_FORMS | _ARTICLES
+
+
+_SINGULAR_END = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|ure|ing|ogy|ics)$")
+_THIRD_PERSON_S = re.compile(r"^[a-z]{3,}(?:[^su]s)$")
+
+
+def _verb_after_singular(prev: str, word: str) -> bool:
+    """``Semantic scene completion predicts``: a lower-case word in -s after a singular noun
+    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase."""
+    return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
+
+
+@lru_cache(maxsize=65536)
+def can_end(word: str) -> bool:
+    """Can a title end on ``word``? Not on a preposition, a verb form, an adverb or an adjective."""
+    low = word.lower().rstrip(".")
+    if low in _STOP or low in _CANNOT_END or low in _JOINS or low in _CONTINUING_PARTICIPLES:
+        return False
+    if low.endswith("ly") and len(low) > 4:
+        return False
+    if word[:1].isupper() and not word.isupper() and word[1:].islower():
+        return low not in _FILLER  # a capitalised word is a name, whatever its ending
+    return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
+
+
+def noun_phrases(tokens: list[str]) -> list[list[str]]:
+    """The noun phrases of a sentence's tokens, found by word class alone: runs of words that
+    are not clause, verb or function words, joined by prepositions such as "of" and "for",
+    each ending on a word that can end a title. Bracketed asides are skipped."""
+    out: list[list[str]] = []
+    run: list[str] = []
+    i, skip_next = 0, False
+
+    def close() -> None:
+        if not run:
+            return
+        words = list(run)
+        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
+                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES):
+            words = words[1:]
+        words = _end_at_phrase(words)
+        if sum(w.lower() not in _JOINS for w in words) >= 2:
+            out.append(words)
+        run.clear()
+
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok == "(" or tok == "[":
+            i = _skip_parenthetical(tokens, i)
+            continue
+        low = tok.lower()
+        i += 1
+        if skip_next:
+            skip_next = False
+            close()
+        elif run and low in _JOINS:
+            run.append(tok)
+        elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
+                or (run and low[-1:] == "s" and _verb_after_singular(run[-1], low)):
+            close()
+            skip_next = low in _VERB_NEXT
+        else:
+            run.append(tok)
+    close()
+    return out
+
+
+def _end_at_phrase(words: list[str]) -> list[str]:
+    """The longest prefix of at most MAX_PHRASE_WORDS words that ends where a phrase can end:
+    on a word that can end a title, before a joining word or at the run's end."""
+    ends = [k for k in range(1, min(len(words), MAX_PHRASE_WORDS) + 1)
+            if can_end(words[k - 1]) and (k == len(words) or words[k].lower() in _JOINS or k == MAX_PHRASE_WORDS)]
+    # prefer a cut before a joining word to one in the middle of a run of nouns
+    joined = [k for k in ends if k == len(words) or words[k].lower() in _JOINS]
+    return words[: (joined or ends or [0])[-1]]

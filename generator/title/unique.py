@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..model import Paper
 from ..parallel import serial
-from .candidates import _candidates, first_titles
+from .choose import first_titles, ranked
 
 
 def _all_titles(texts: Sequence[str]) -> list[list[str]]:
-    return [_candidates(t) for t in texts]
+    return [ranked(t) for t in texts]
 
 
 def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict[str, str] | None = None) -> list[Paper]:
@@ -46,7 +46,7 @@ def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict
         options = [first[paper.text]]
         if options[0].lower() in taken:
             if paper.text not in alternatives:  # taken by another paper's alternative
-                alternatives[paper.text] = _candidates(paper.text)
+                alternatives[paper.text] = ranked(paper.text)
             options = list(alternatives[paper.text])
         venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
         if venue:

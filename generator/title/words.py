@@ -85,6 +85,7 @@ _SUBORDINATORS = _W["subordinators"]
 
 
 _BACKGROUND_VERBS = _W["background_verbs"]
+_CANNOT_END = _W["cannot_end"]
 
 
 _PREPOSITIONS = frozenset(
