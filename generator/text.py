@@ -14,6 +14,7 @@ sentence opening with math. They all split here:
 from __future__ import annotations
 
 import re
+from html import unescape
 from functools import lru_cache
 from pathlib import Path
 
@@ -73,7 +74,9 @@ def tokens(sentence: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def plain(text: str) -> str:
-    """Plain readable text: no URLs, LaTeX macros, ``$`` or Markdown emphasis."""
+    """Plain readable text: no HTML character references, URLs, LaTeX macros, ``$`` or Markdown emphasis."""
+    if "&" in text:
+        text = unescape(text)  # "Harsanyi&#39;s", "&quot;Short-Dot&quot;": text scraped from web pages
     if "://" in text or "www." in text or ".github.io" in text:
         # word by word: a URL pattern would rescan every word from each of its letters
         text = " ".join([w for w in text.split(" ") if "://" not in w and "www." not in w and ".github.io" not in w])
@@ -104,6 +107,8 @@ def plain(text: str) -> str:
 
 def bold_spans(text: str) -> list[str]:
     """What the author set in bold or small capitals (LaTeX or Markdown), as plain text."""
+    if "&" in text:
+        text = unescape(text)
     found = [m.group(1) for m in _TEX_BOLD.finditer(text)] if "\\textbf" in text or "\\textsc" in text else []
     if "**" in text or "__" in text:
         found += [m.group(1) or m.group(2) for m in _MD_BOLD.finditer(text)]

@@ -44,6 +44,7 @@ from .phrases import (
     _trim,
 )
 from .names import (
+    _name_by_kind,
     _Contribution,
     _abbreviate,
     _bold_appositive,
@@ -90,6 +91,8 @@ def _topic(sentences: list[str]) -> list[str]:
             start = tokens.index(",") + 1
             if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
                 setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
+                while setting and setting[0].lower() in _WEAK_START:
+                    setting = setting[1:]  # "In many real-world applications": the applications
                 if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
                     return setting
         if start < len(tokens) and (tokens[start].lower() in _ANAPHORA | _WEAK_START | {"here", "there", "recently"}):
@@ -170,6 +173,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     subject = []
                 # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
                 weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+    if best is None or best.score < 3:
+        best = _name_by_kind(sentences, text) or best
     if best is None and bold:
         for b in bold:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
@@ -281,9 +286,9 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
             out.append((_compose(found.name, []), NAME_ONLY))
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
         if topic() and not _overlaps(head, topic()):
-            out.append((_compose(found.name, head + ["for"] + topic()), NAMED))
+            out.append((_compose(found.name, head + ["for"] + topic()), NAMED_OTHER))
         # a clash is better told apart by the paper's own subject than by a number
-        out += [(_compose(found.name, words), NAMED) for words in (subject, topic()) if words]
+        out += [(_compose(found.name, words), NAMED_OTHER) for words in (subject, topic()) if words]
     kind = QUESTION if subject and subject[-1].endswith("?") else SUBJECT
     if subject and not _is_generic(subject):
         out.append((_compose("", subject), kind))
@@ -310,6 +315,7 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
 # The kinds of candidate: what part of the abstract a title comes from.
 NAMED = "named"  # the method the abstract names, with what it is
 NAME_ONLY = "name_only"  # the name with nothing said about it
+NAMED_OTHER = "named_other"  # the name with the subject or topic instead of what it is
 CONTRIBUTION = "contribution"  # the noun phrase of what the paper proposes, unnamed
 SUBJECT = "subject"  # what the paper studies ("we study X")
 QUESTION = "question"  # a question the abstract asks
@@ -317,7 +323,7 @@ TOPIC = "topic"  # the subject of its opening sentence
 PHRASE = "phrase"  # a noun phrase of its opening or contribution sentences
 COMBINED = "combined"  # a phrase of what the paper offers, for what its opening is about
 FALLBACK = "fallback"  # its first words, when nothing else was found
-KINDS = (NAMED, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, COMBINED, FALLBACK)
+KINDS = (NAMED, NAMED_OTHER, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, COMBINED, FALLBACK)
 
 
 class Candidate(NamedTuple):
@@ -372,6 +378,8 @@ def candidates(text: str) -> list[Candidate]:
     # what the paper offers, for what its opening sentence is about
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2]
     opening = [(w, {x.lower() for x in w}) for i, _, w in phrases if i == 0][:3]
+    if found and any(w.lower() in _PREPOSITIONS for w in found.desc):
+        offered = []  # the abstract says itself what its method is for ("a framework for X")
     for head in offered:
         low = {x.lower() for x in head}
         for tail, tail_low in opening:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import KINDS, NAME_ONLY, NAMED, Candidate, candidates
+from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, candidates
 from .phrases import can_end
 from .words import _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE
 
@@ -163,7 +163,7 @@ class Scorer:
 def _named_first(found: list[Candidate]) -> list[Candidate]:
     """When the abstract names its method, only titles holding the name compete: real titles
     name it ("GenDICE: ..."), and the name is what a reader searches for."""
-    named = [c for c in found if c.kind in (NAMED, NAME_ONLY) or c.name]
+    named = [c for c in found if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or c.name]
     return named or found
 
 

@@ -74,10 +74,10 @@ def _case(word: str, first: bool) -> str:
     return "".join(out)
 
 
-def _title_case(words: list[str]) -> str:
+def _title_case(words: list[str], first: bool = True) -> str:
     out: list[str] = []
     for i, w in enumerate(words):
-        out.append(_case(w, i == 0 or out[-1].endswith(":")))
+        out.append(_case(w, (i == 0 and first) or (i > 0 and out[-1].endswith(":"))))
     return SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), " ".join(out))
 
 
@@ -130,9 +130,12 @@ def _compose(name: str, tail: list[str]) -> str:
     if " ".join(tail).lower() == name.lower():
         tail = []  # not "CodeNeRF: CodeNeRF"
     rest = _fit(tail, MAX_LENGTH - len(head) - 2)
+    # the name is written as the abstract writes it ("SAdam", not "Sadam"); only its first
+    # letter is raised ("Poly-encoder" stays, "mixup" becomes "Mixup")
+    head = head[:1].upper() + head[1:]
     if not rest:
-        return _title_case(head.split())
-    return _title_case((head + ":").split() + rest)
+        return head
+    return f"{head}: {_title_case(rest, first=True)}"
 
 
 def _overlaps(a: list[str], b: list[str]) -> bool:

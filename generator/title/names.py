@@ -20,6 +20,7 @@ from .words import (
     _W,
 )
 from .phrases import (
+    _phrase,
     _appositive,
     _described,
     _drop_fillers,
@@ -260,6 +261,7 @@ def _name_elsewhere(sentences: list[str]) -> str:
         )
 
     counts: dict[str, tuple[int, bool]] = {}
+    full = " ".join(sentences)
     for sentence in sentences:
         # cheap substring tests first: the patterns are costly and rarely apply
         ours = "our " in sentence or "Our " in sentence or "we " in sentence or "We " in sentence
@@ -274,7 +276,8 @@ def _name_elsewhere(sentences: list[str]) -> str:
                 return m[1].rstrip(".")
         if ours and "(" in sentence:
             for m in _PAREN_NAME.finditer(sentence):
-                if "-" in m[1] and ok(m[1]):
+                # "(H-NeRF)", or an acronym the abstract goes on using: "(GANITE) ... GANITE is"
+                if ok(m[1]) and ("-" in m[1] or full.count(m[1]) >= 3):
                     return m[1]
         for word in _COINED.findall(sentence) if _MAYBE_COINED.search(sentence) else ():
             count, mine = counts.get(word, (0, False))
@@ -329,3 +332,45 @@ def _name_from_links(text: str, sentences: list[str]) -> str:
                 spelled.append(part.upper() if len(part) <= 4 else part.capitalize())
         return "-".join(spelled)
     return ""
+
+
+# "a novel adversarial training algorithm, FreeLB, that ...", "the resulting model, the
+# Reformer, ...", "our method, soft Q imitation learning (SQIL), ...": a name set off by
+# commas after a noun phrase whose head says what kind of thing it is.
+_HEADS = "|".join(sorted((re.escape(h) for h in _GENERIC | {"model", "library", "corpus", "format", "layer", "policy"}), key=len, reverse=True))
+_KIND_APPOSITIVE = re.compile(
+    rf"\b(?:[Oo]ur|[Tt]he|[Tt]his|an?)\s+((?:[\w-]+\s+){{0,5}}?(?:{_HEADS})s?)\s*,\s+"
+    r"(?:i\.e\.,?\s+|namely\s+|called\s+|dubbed\s+|termed\s+)?(?:the\s+)?"
+    r"(?:((?:[a-z][\w-]*\s+){0,3}[\w-]+(?:\s+[\w-]+){0,3})\s+\(([A-Za-z][\w@+\-]*)\)|([A-Za-z][\w@+\-^]*[\w+]))\s*(?:,|$)"
+)
+# "DeePa is a deep learning framework ...", "VisuaLLM is a Python library ...": a sentence
+# that opens with a coined name and says what it is.
+_IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+]) (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) ))")
+
+
+def _plausible_name(name: str) -> bool:
+    low = name.lower()
+    return (
+        bool(name) and low.rstrip("s") not in _COMMON_ACRONYMS and low not in _COMMON_ACRONYMS
+        and low not in _KNOWN_NAMES and (_is_nameish(name) or name[:1].isupper())
+    )
+
+
+def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
+    """A name introduced as an appositive of what kind of thing it is, or a sentence opening
+    with a coined name that says what it is: the method the contribution patterns missed."""
+    for sentence in sentences:
+        if "," in sentence:
+            for m in _KIND_APPOSITIVE.finditer(sentence):
+                kind, long, acronym, word = m.group(1), m.group(2), m.group(3), m.group(4)
+                name = acronym or word
+                if not name or not _plausible_name(name) or (word and not _is_nameish(word) and not m.group(0).rstrip(", ").endswith(word)):
+                    continue
+                desc = [w for w in _drop_fillers(kind.split()) if w.lower() not in _ARTICLES]
+                return _Contribution(name, long.split() if long else [], desc, 4)
+        m = _IS_A.match(sentence)
+        if m and _is_nameish(m[1]) and _plausible_name(m[1]) and text.count(m[1]) >= 2:
+            tokens = tokenize(sentence)
+            start = len(tokenize(m.group(0)))
+            return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=10)), 3)
+    return None

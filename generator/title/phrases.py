@@ -247,6 +247,8 @@ _JOINS = frozenset("of for in on with and via from under over across between wit
 # A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
 _VERB_NEXT = frozenset("we it they which that who to can may will".split())
 MAX_PHRASE_WORDS = 10
+# Words that open a subordinate clause: the phrases after them are details.
+_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby".split())
 
 
 # Words that cannot be inside a noun phrase: function, clause and verb words.
@@ -304,6 +306,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             continue
         low = tok.lower()
         i += 1
+        if low in _SUBORDINATE and (out or run):
+            break  # "..., where the learner receives ...": a detail of what came before
         if skip_next:
             skip_next = False
             close()

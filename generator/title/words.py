@@ -131,7 +131,7 @@ _SUBJECT = re.compile(
 
 
 _NAMING = re.compile(
-    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|our\s+\w+|the\s+\w+))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
+    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){1,3}?))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
 )
 
 
