@@ -122,13 +122,25 @@ def table(groups: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def topic_agreement(rows, tags, catch_all: str) -> tuple[list[tuple[str, int, str, float]], float, float]:
+def _folded(phrase: str) -> str:
+    """Lower case, hyphens as spaces, no plural s: "Meta-Learning" = "meta learning"."""
+    return " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", phrase.lower()))
+
+
+def names_field(keyword: str, field: str, exact: bool) -> bool:
+    """Does an author keyword name the field? Exactly, or (not ``exact``) as its whole words:
+    "neural machine translation" and "multi-modal imitation learning" name their fields."""
+    k, f = _folded(keyword), _folded(field)
+    return k == f if exact else f" {f} " in f" {k} "
+
+
+def topic_agreement(rows, tags, catch_all: str, exact: bool = False) -> tuple[list[tuple[str, int, str, float]], float, float]:
     """Per field: (field, papers with the keyword, best topic, its F1); the mean F1; catch-all share."""
     keyed = [(r, set(t)) for r, t in zip(rows, tags) if r.venue.startswith(("iclr", "vis"))]
     out = []
     topics = sorted({t for _, ts in keyed for t in ts})
     for field in FIELDS:
-        holders = {i for i, (r, _) in enumerate(keyed) if any(k.lower().strip() == field for k in r.keywords)}
+        holders = {i for i, (r, _) in enumerate(keyed) if any(names_field(k, field, exact) for k in r.keywords)}
         best = ("", 0.0)
         for topic in topics:
             tagged = {i for i, (_, ts) in enumerate(keyed) if topic in ts}
@@ -194,11 +206,13 @@ def main() -> int:
                  "reported on": of([i for i, r in enumerate(rows) if not r.fitted])}))
     catch_all = next(t.name for t in topics if t.catch_all)
     fields, mean, share = topic_agreement(rows, tags, catch_all)
-    print("\nTopic agreement with ICLR and VIS author keywords (best F1 of one topic):\n")
-    print(f"{'keyword':<34}{'papers':>7}  {'best topic':<44}{'F1':>6}")
-    for field, n, topic, f1 in fields:
-        print(f"{field:<34}{n:>7}  {topic:<44}{f1:>6.3f}")
-    print(f"{'mean':<87}{mean:>6.3f}")
+    exact, exact_mean, _ = topic_agreement(rows, tags, catch_all, exact=True)
+    print("\nTopic agreement with ICLR and VIS author keywords (best F1 of one topic); a keyword names")
+    print("a field when it holds the field's words (\"neural machine translation\"), or is exactly it:\n")
+    print(f"{'keyword':<34}{'papers':>7}  {'best topic':<44}{'F1':>6}{'exact':>7}{'F1':>7}")
+    for (field, n, topic, f1), (_, n2, _, f2) in zip(fields, exact):
+        print(f"{field:<34}{n:>7}  {topic:<44}{f1:>6.3f}{n2:>7}{f2:>7.3f}")
+    print(f"{'mean':<85}{mean:>6.3f}{'':>7}{exact_mean:>7.3f}")
     print(f"\nCatch-all topic ({catch_all}) on {share:.1%} of papers")
     if args.show:
         rng = random.Random(args.seed)
