@@ -275,13 +275,13 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
                     out.append((longer, NAMED))
             out.append((_compose(found.name, desc), NAMED))
         elif subject and not _is_generic(subject):
-            out.append((_compose(found.name, subject), NAMED))
+            out.append((_compose(found.name, subject), NAMED_OTHER))
         elif desc and topic():
             out.append((_compose(found.name, desc + ["for"] + topic()), NAMED))
         elif subject:
-            out.append((_compose(found.name, subject), NAMED))
+            out.append((_compose(found.name, subject), NAMED_OTHER))
         elif topic():
-            out.append((_compose(found.name, topic()), NAMED))
+            out.append((_compose(found.name, topic()), NAMED_OTHER))
         else:
             out.append((_compose(found.name, []), NAME_ONLY))
         head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)

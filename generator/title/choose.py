@@ -27,6 +27,8 @@ WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 FEATURES = (*KINDS, "prior", "words", "words_squared", "repeated", "frequency", "opening", "generic", "fragment",
             "late", "rarity", "key_terms", "coverage", "ours")
 COMMON_FILE = Path(__file__).with_name("common_words.json")
+# A word in more than this share of abstracts says little about any one of them.
+COMMON_SHARE = 0.05
 _WORD = re.compile(r"[a-z0-9]+")
 _COMMON = _GENERIC | _VAGUE | _NOT_DOMAIN
 
@@ -118,6 +120,8 @@ def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
 
 
 _RARITY = load_rarity()
+_VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(encoding="utf-8"))["share"].items()
+                         if share > COMMON_SHARE)
 
 
 @cache
@@ -160,11 +164,29 @@ class Scorer:
                 + self.ours * c.ours)
 
 
+# What the authors state outright: their method's name with what it is, "we study X", or an
+# opening question. Such a first candidate of the rules is the title unless it is cut or says
+# nothing; the fitted choice decides the rest.
+STATED = ("named", "subject")
+
+
 def _named_first(found: list[Candidate]) -> list[Candidate]:
-    """When the abstract names its method, only titles holding the name compete: real titles
-    name it ("GenDICE: ..."), and the name is what a reader searches for."""
-    named = [c for c in found if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or c.name]
-    return named or found
+    """The candidates that compete. What the authors state outright (:data:`STATED`) when
+    there is such a candidate, whole and saying something. When the abstract names its method, only titles holding
+    the name: real titles name it ("GenDICE: ..."), and it is what a reader searches for.
+    Then, while any is left, none that ends where a phrase cannot end ("... Global Rather")
+    and none made only of words most abstracts use ("Deep Neural Networks")."""
+    if found and found[0].rank == 0 and found[0].kind in STATED and not _says_little(found[0]) \
+            and found[0].text.split() and can_end(found[0].text.rstrip("?").split()[-1]):
+        return found[:1]
+    named = [c for c in found if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or c.name] or found
+    whole = [c for c in named if c.text.split() and can_end(c.text.rstrip("?").split()[-1])] or named
+    return [c for c in whole if not _says_little(c)] or whole
+
+
+def _says_little(c: Candidate) -> bool:
+    words = set(content_words(c.composed() if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) else c.text))
+    return len(words) < 2 or all(w in _VERY_COMMON for w in words)
 
 
 def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:

@@ -265,6 +265,9 @@ def _verb_after_singular(prev: str, word: str) -> bool:
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
 
 
+_ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
+
+
 @lru_cache(maxsize=65536)
 def can_end(word: str) -> bool:
     """Can a title end on ``word``? Not on a preposition, a verb form, an adverb or an adjective."""
@@ -273,6 +276,8 @@ def can_end(word: str) -> bool:
         return False
     if low.endswith("ly") and len(low) > 4:
         return False
+    if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
+        return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
         return low not in _FILLER  # a capitalised word is a name, whatever its ending
     return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
