@@ -3,6 +3,7 @@ its question), read from its sentences."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..text import plain, sentences, tokens as tokenize
@@ -355,8 +356,9 @@ class Candidate(NamedTuple):
 MAX_COMBINED = 11
 
 
-def candidates(text: str) -> list[Candidate]:
-    """Every title the abstract offers, in no preferred order (see :mod:`.choose`)."""
+def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+    """Every title the abstract offers, in no preferred order (see :mod:`.choose`); only the
+    rules' first when ``stop`` accepts it (the phrases cost as much as the rest)."""
     found, subject, sentences, unnamed = _analyse(text, quick=True)
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -364,6 +366,8 @@ def candidates(text: str) -> list[Candidate]:
         if title and title.lower() not in seen:
             seen.add(title.lower())
             out.append(Candidate(title, kind, rank))
+    if stop is not None and out and stop(out[0]):
+        return out[:1]
     rank = len(out)
     name = found.name if found else ""
     phrases = _phrases(sentences)

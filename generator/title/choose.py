@@ -170,16 +170,25 @@ class Scorer:
 STATED = ("named", "subject")
 
 
+def _stated(c: Candidate) -> bool:
+    """Is this the rules' first candidate, stated by the authors, whole and saying something?"""
+    return c.rank == 0 and c.kind in STATED and not _says_little(c) and bool(c.text.split()) \
+        and can_end(c.text.rstrip("?").split()[-1])
+
+
+def _is_named(c: Candidate) -> bool:
+    return c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or bool(c.name)
+
+
 def _named_first(found: list[Candidate]) -> list[Candidate]:
     """The candidates that compete. What the authors state outright (:data:`STATED`) when
     there is such a candidate, whole and saying something. When the abstract names its method, only titles holding
     the name: real titles name it ("GenDICE: ..."), and it is what a reader searches for.
     Then, while any is left, none that ends where a phrase cannot end ("... Global Rather")
     and none made only of words most abstracts use ("Deep Neural Networks")."""
-    if found and found[0].rank == 0 and found[0].kind in STATED and not _says_little(found[0]) \
-            and found[0].text.split() and can_end(found[0].text.rstrip("?").split()[-1]):
+    if found and _stated(found[0]):
         return found[:1]
-    named = [c for c in found if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or c.name] or found
+    named = [c for c in found if _is_named(c)] or found
     whole = [c for c in named if c.text.split() and can_end(c.text.rstrip("?").split()[-1])] or named
     return [c for c in whole if not _says_little(c)] or whole
 
@@ -193,9 +202,13 @@ def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
     """The abstract's candidate titles, best first (those with the method's name before the others)."""
     score_of = Scorer(context(text), weights or fitted_weights())
     found = candidates(text)
-    named = _named_first(found)
-    scored = sorted(named, key=lambda c: (-score_of(c), c.rank))
-    scored += sorted((c for c in found if c not in named), key=lambda c: (-score_of(c), c.rank))
+    first = _named_first(found)
+    rest = [c for c in found if c not in first]
+    # after the chosen, the other titles with the method's name, then the rest: clashes are told
+    # apart by the paper's own words
+    key = lambda c: (-score_of(c), c.rank)  # noqa: E731
+    scored = sorted(first, key=key) + sorted((c for c in rest if _is_named(c)), key=key) \
+        + sorted((c for c in rest if not _is_named(c)), key=key)
     out: list[str] = []
     seen: set[str] = set()
     for c in scored:
@@ -208,8 +221,11 @@ def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
 
 def best(text: str, weights: Sequence[float] | None = None) -> str:
     """The best-scoring candidate title of the abstract (only it is composed)."""
+    found = candidates(text, stop=_stated)
+    if len(found) == 1:
+        return found[0].composed()
     score_of = Scorer(context(text), weights or fitted_weights())
-    top = min(_named_first(candidates(text)), key=lambda c: (-score_of(c), c.rank))
+    top = min(_named_first(found), key=lambda c: (-score_of(c), c.rank))
     return top.composed() or ranked(text, weights)[0]
 
 
