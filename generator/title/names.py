@@ -348,6 +348,10 @@ _KIND_APPOSITIVE = re.compile(
 _IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+]) (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) ))")
 
 
+# "One such technology is TinyForest, a compact library ...": a coined name with what it is.
+_IS_NAME = re.compile(r"\b(?:is|are) ([A-Z][\w@+\-]*[\w+]), (?:a|an) ")
+
+
 def _plausible_name(name: str) -> bool:
     low = name.lower()
     return (
@@ -368,6 +372,11 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
                     continue
                 desc = [w for w in _drop_fillers(kind.split()) if w.lower() not in _ARTICLES]
                 return _Contribution(name, long.split() if long else [], desc, 4)
+        m = _IS_NAME.search(sentence)
+        if m and _is_nameish(m[1]) and _plausible_name(m[1]):
+            tokens = tokenize(sentence)
+            start = len(tokenize(sentence[: m.end()]))
+            return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=12)), 3)
         m = _IS_A.match(sentence)
         if m and _is_nameish(m[1]) and _plausible_name(m[1]) and text.count(m[1]) >= 2:
             tokens = tokenize(sentence)

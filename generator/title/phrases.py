@@ -298,6 +298,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
                          or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES):
             words = words[1:]
+        while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
+            words = words[2:]  # "deployed on embedded devices": a participle and its preposition
         words = _end_at_phrase(words)
         if sum(w.lower() not in _JOINS for w in words) >= 2:
             out.append(words)
