@@ -239,7 +239,7 @@ def test_a_link_that_does_not_look_like_a_name_names_nothing(link):
     pytest.param(
         "Recent advances in deep learning have propelled music recognition. "
         "Our study investigates an approach for understanding musical performances through audio encoders.",
-        "Approach for Understanding Musical Performances through Audio Encoders",
+        "Understanding Musical Performances through Audio Encoders",
         id="our-study-investigates"),
     pytest.param(
         "Coordinate networks benefit from positional encodings. "

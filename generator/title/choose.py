@@ -21,7 +21,7 @@ from ..errors import WordsError
 from ..text import first_sentence, plain
 from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, candidates
 from .phrases import can_end
-from .words import _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE
+from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 FEATURES = (*KINDS, "prior", "words", "words_squared", "repeated", "frequency", "opening", "generic", "fragment",
@@ -172,8 +172,17 @@ STATED = ("named", "subject")
 
 def _stated(c: Candidate) -> bool:
     """Is this the rules' first candidate, stated by the authors, whole and saying something?"""
-    return c.rank == 0 and c.kind in STATED and not _says_little(c) and bool(c.text.split()) \
-        and can_end(c.text.rstrip("?").split()[-1])
+    return c.rank == 0 and c.kind in STATED and not _says_little(c) and _whole(c)
+
+
+def _whole(c: Candidate) -> bool:
+    """Does the candidate open and end where a title can? Not on "We ..." or a verb
+    ("Propose New Input Features"), not on "... Global Rather"."""
+    words = c.text.rstrip("?").split()
+    if not words:
+        return False
+    first = words[0].lower()
+    return can_end(words[-1]) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
 
 
 def _is_named(c: Candidate) -> bool:
@@ -189,7 +198,7 @@ def _named_first(found: list[Candidate]) -> list[Candidate]:
     if found and _stated(found[0]):
         return found[:1]
     named = [c for c in found if _is_named(c)] or found
-    whole = [c for c in named if c.text.split() and can_end(c.text.rstrip("?").split()[-1])] or named
+    whole = [c for c in named if _whole(c)] or named
     return [c for c in whole if not _says_little(c)] or whole
 
 
