@@ -66,6 +66,8 @@ from .compose import (
 )
 
 
+# Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
+_LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "current", "traditional"})
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
@@ -405,5 +407,8 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
                 continue
             later += 1
         for words in noun_phrases(tokenize(sentence)):
-            out.append((index, ours, words))
+            # "recent advances in X", "the problem of X": the phrase is X
+            rest = _LEAD_IN.sub("", " ".join(words)).split()
+            if rest and rest[0].lower() not in _LEAD_WORDS and len(rest) >= 2:
+                out.append((index, ours, rest))
     return out
