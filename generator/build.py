@@ -153,21 +153,31 @@ def derive(
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
-    derived = {text: r for text, *r in pending.result()}
+    derived = {d.text: d for d in pending.result()}
     missing = [p.text for p in papers if p.text not in derived]
     if missing:  # not expected: the workers read the same texts; but never guess
-        derived.update((text, r) for text, *r in _tag_and_title(missing, topics))
+        derived.update((d.text, d) for d in _tag_and_title(missing, topics))
     tagged = [
-        p if "tags" in p.curated else replace(p, tags=derived[p.text][0], tag_evidence=derived[p.text][1])
+        p if "tags" in p.curated else replace(p, tags=derived[p.text].tags, tag_evidence=derived[p.text].evidence)
         for p in merged
     ]
-    first = {text: title for text, (_, _, title) in derived.items()}
+    first = {text: d.title for text, d in derived.items()}
     return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics)
 
 
-def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[tuple]:
-    """(text, tags, evidence, preferred title) per abstract: only these travel back from a worker."""
-    return [(t, tags, evidence, title) for t, (tags, evidence), title in zip(texts, tag_texts(texts, topics), first_titles(texts))]
+@dataclass(frozen=True)
+class Derived:
+    """What a worker derives from one abstract's text alone: only this travels back."""
+
+    text: str
+    tags: tuple[str, ...]
+    evidence: tuple
+    title: str  # the preferred title, before titles are made unique
+
+
+def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:
+    """The tags, their evidence and the preferred title of each abstract."""
+    return [Derived(t, tags, evidence, title) for t, (tags, evidence), title in zip(texts, tag_texts(texts, topics), first_titles(texts))]
 
 
 # Below this much seed text, starting workers before parsing costs more than it saves
@@ -176,7 +186,7 @@ EARLY_BYTES = 400_000
 
 
 def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, bytes]], total: int,
-                          topics: Sequence[Topic]) -> list[tuple]:
+                          topics: Sequence[Topic]) -> list[Derived]:
     """:func:`_tag_and_title` for some of ``total`` equal runs of the seeds' abstracts."""
     texts = [t for path, data in seeds for t in abstract_texts(data, path)]
     parts = split(texts, total)

@@ -28,6 +28,7 @@ from urllib.parse import quote, urlsplit
 
 from .model import Link
 from .schema import load_link_rules
+from .text import first_sentence as text_first_sentence
 
 # -- segments -----------------------------------------------------------------
 
@@ -474,12 +475,10 @@ def _plain(segs: tuple[Seg, ...]) -> str:
     return "".join(s.value if s.kind in ("text", "link", "math") else _plain(s.children) for s in segs)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
-
-
 def first_sentence(text: str, limit: int = 240) -> str:
-    """The abstract's first sentence as raw text, cut at a word boundary past ``limit``."""
-    head = _SENTENCE_END.split(text[: limit * 4], maxsplit=1)[0]
+    """The abstract's first sentence as raw text (split as title and tag split it), cut at a
+    word boundary past ``limit``. Only the text's opening is read, so this is cheap on any input."""
+    head = text_first_sentence(text[: limit * 4])
     if len(head) > limit:
         head = head[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
     return head

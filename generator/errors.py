@@ -32,6 +32,10 @@ class TaxonomyError(GeneratorError):
     """The topic taxonomy file is malformed."""
 
 
+class WordsError(GeneratorError):
+    """A word-list data file (such as the title stage's ``words.yml``) is malformed."""
+
+
 class CurationError(GeneratorError):
     """The maintainers' curation file is malformed or names unknown papers/topics."""
 

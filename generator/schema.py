@@ -12,7 +12,7 @@ file                           shape                           loaded by
 ``generator/taxonomy.yml``     :data:`TAXONOMY`                :func:`generator.tag.load_taxonomy`
 ``seeds/curation.yml``         :data:`CURATION`                :func:`generator.curate.load_curation`
 ``generator/link_kinds.yml``   :data:`LINK_KINDS`              :func:`load_link_rules`
-``generator/title_words.yml``  :data:`TITLE_WORDS`             :func:`load_title_words`
+``generator/title/words.yml``  :data:`TITLE_WORDS`             :func:`load_title_words`
 =============================  ==============================  ================================
 
 To read a new data file: declare its shape with :class:`Field`, :class:`Record`,
@@ -312,13 +312,15 @@ _WORD_LISTS = (
     "stop_words", "small_words", "contribution_verbs", "subject_verbs", "evaluation_nouns", "naming_verbs",
     "clause_words", "filler_adjectives", "generic_heads", "common_acronyms", "availability_words",
     "subordinators", "background_verbs", "light_verbs", "contribution_gerunds", "vague_nouns",
-    "self_reference", "known_names", "not_domain_words", "adjective_like_nouns", "not_link_names",
+    "self_reference", "known_names", "not_domain_words", "adjective_like_nouns", "not_link_names", "cannot_end",
 )
-TITLE_WORDS = Record(
+# YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
+_WORDS = "words (quote on, no, yes)"
+TITLE_WORDS = Record({key: Field(list, required=True, items=_WORDS) for key in _WORD_LISTS})
+TEXT_WORDS = Record(
     {
-        # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
-        **{key: Field(list, required=True, items="words (quote on, no, yes)") for key in _WORD_LISTS},
         "latex_symbols": Field(dict, required=True, name="mapping from macro name to symbol"),
+        "abbreviations": Field(list, required=True, items=_WORDS),
     },
 )
 
@@ -342,11 +344,17 @@ def load_link_rules(path: Path = HERE / "link_kinds.yml") -> tuple[LinkRule, ...
     return tuple(LinkRule(r["host"].strip().lower(), r["kind"], r.get("path", "")) for r in doc.data["rules"])
 
 
-def load_title_words(path: Path = HERE / "title_words.yml") -> dict[str, Any]:
-    """The title stage's word lists: each list as a frozenset of its words, and
-    ``latex_symbols`` as a dict from macro name to symbol. Checked against :data:`TITLE_WORDS`."""
-    doc = load(path, TITLE_WORDS, GeneratorError, _shown(path))
-    return {key: dict(value) if key == "latex_symbols" else frozenset(value) for key, value in doc.data.items()}
+def load_title_words(path: Path = HERE / "title" / "words.yml", error: type[GeneratorError] = GeneratorError,
+                     name: str | None = None) -> dict[str, frozenset[str]]:
+    """The title stage's word lists, each as a frozenset of its words; checked against :data:`TITLE_WORDS`."""
+    doc = load(path, TITLE_WORDS, error, name or _shown(path))
+    return {key: frozenset(value) for key, value in doc.data.items()}
+
+
+def load_text_words(path: Path = HERE / "text.yml") -> dict[str, Any]:
+    """How plain text is read (``generator/text.py``): ``latex_symbols`` as a dict, ``abbreviations`` as a frozenset."""
+    doc = load(path, TEXT_WORDS, GeneratorError, _shown(path))
+    return {"latex_symbols": dict(doc.data["latex_symbols"]), "abbreviations": frozenset(doc.data["abbreviations"])}
 
 
 def _shown(path: Path) -> str:

@@ -20,6 +20,7 @@ from generator import schema
 from generator.errors import TaxonomyError
 from generator.model import Paper, Topic
 from generator.schema import Report, check
+from generator.text import sentences
 from generator.yamlfile import load_yaml
 
 TAXONOMY = Path(__file__).with_name("taxonomy.yml")
@@ -45,8 +46,6 @@ _BREAK = "\x00"
 _SPACES = str.maketrans({c: " " for c in range(0x3000) if not chr(c).isalnum() and chr(c) != _BREAK})
 # URLs and LaTeX macro names (\textbf, \emph) are not words of the abstract.
 _SKIP = re.compile(r"(?:https?://|www\.)\S+|\\[A-Za-z]+")
-# A sentence ends at . ! or ? followed by space and something that can start a sentence.
-_SENTENCE_END = re.compile(r"[.!?]\s+(?=[\"'(\[$\\]?[A-Z0-9])")
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -230,7 +229,7 @@ def _score(text: str, m: _Matcher) -> tuple[dict[int, float], dict[int, list[str
     # Checked with `in` first: few abstracts have either, and the scan would cost more than the rest.
     if "\\" in text or "http" in text or "www." in text:
         text = _SKIP.sub(" ", text)
-    text = _SENTENCE_END.sub(f" {_BREAK} ", text)
+    text = f" {_BREAK} ".join(sentences(text))
     text = text.translate(_SPACES)
     lower = text.lower().split()
     words: list[str] = []  # as written, split only when an acronym needs its capitals checked

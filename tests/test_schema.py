@@ -7,7 +7,7 @@ import pytest
 
 from generator import schema
 from generator.errors import ErrorList, GeneratorError, TaxonomyError
-from generator.schema import Field, LinkRule, MapOf, Record, check, load, load_link_rules, load_title_words
+from generator.schema import Field, LinkRule, MapOf, Record, check, load, load_link_rules, load_text_words, load_title_words
 from generator.tag import load_taxonomy
 from generator.yamlfile import parse_yaml
 
@@ -57,12 +57,14 @@ def test_the_shipped_title_words_load_as_sets_and_a_symbol_table():
     words = load_title_words()
     assert "the" in words["stop_words"] and "on" in words["stop_words"]
     assert isinstance(words["small_words"], frozenset)
-    assert words["latex_symbols"]["alpha"] == "α"
-    assert words["latex_symbols"]["sim"] == "~"  # was YAML's null, written bare
+    text = load_text_words()
+    assert text["latex_symbols"]["alpha"] == "α"
+    assert text["latex_symbols"]["sim"] == "~"  # was YAML's null, written bare
+    assert "e.g" in text["abbreviations"]
 
 
 def test_a_bare_on_and_a_missing_list_in_title_words_are_reported(tmp_path):
-    text = (GENERATOR / "title_words.yml").read_text(encoding="utf-8")
+    text = (GENERATOR / "title" / "words.yml").read_text(encoding="utf-8")
     text = text.replace("in, 'on', at, by", "in, on, at, by", 1)
     start = text.index("light_verbs:")
     end = text.index("\n\n", start)

@@ -1,0 +1,414 @@
+"""Candidates: the titles one abstract offers (its named method, its contribution, its subject,
+its question), read from its sentences."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..text import plain, sentences, tokens as tokenize
+from .words import (
+    _STOP,
+    MAX_LENGTH,
+    _ANAPHORA,
+    _ARTICLES,
+    _AVAILABILITY,
+    _CAPITALISED,
+    _CLAUSE,
+    _COMMON_ACRONYMS,
+    _CONTRIBUTION,
+    _CONTRIBUTION_FORMS,
+    _FRAME,
+    _LEAD_IN,
+    _LOOSE_PREPOSITIONS,
+    _NAMEISH,
+    _NAMING,
+    _NAMING_FORMS,
+    _PREPOSITIONS,
+    _SUBJECT,
+    _SUBJECT_FORMS,
+    _SUBORDINATORS,
+    _VERB_FORMS,
+    _W,
+    _WEAK_START,
+    _WEAK_SUBJECT_VERBS,
+    _WH_START,
+)
+from .phrases import (
+    noun_phrases,
+    _appositive,
+    _described,
+    _drop_fillers,
+    _gerund,
+    _is_generic,
+    _phrase,
+    _trim,
+)
+from .names import (
+    _name_by_kind,
+    _Contribution,
+    _abbreviate,
+    _bold_appositive,
+    _bold_spans,
+    _contribution_in,
+    _definitions,
+    _is_nameish,
+    _name_elsewhere,
+    _name_from_links,
+    _name_span,
+)
+from .compose import (
+    _agreed_topic,
+    _completed,
+    _compose,
+    _overlaps,
+    _weak,
+)
+
+
+# Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
+_LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "current", "traditional"})
+_OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
+
+
+def _sentences(text: str) -> list[str]:
+    """The plain text's sentences without their closing marks, less the closing pointers to code."""
+    out = sentences(text)
+    # pointers to code or a project page come last; only the closing sentences need the test
+    last = len(out) - 3
+    return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
+
+
+def _points_elsewhere(sentence: str) -> bool:
+    return _AVAILABILITY.search(sentence.lower()) is not None
+
+
+def _topic(sentences: list[str]) -> list[str]:
+    """The subject of the first sentence that has one: what the paper is about."""
+    for sentence in sentences[:3]:
+        tokens = tokenize(sentence)
+        start = 0
+        if tokens and tokens[0].lower() in _SUBORDINATORS:
+            if "," not in tokens:
+                continue
+            start = tokens.index(",") + 1
+            if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
+                setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
+                while setting and setting[0].lower() in _WEAK_START:
+                    setting = setting[1:]  # "In many real-world applications": the applications
+                if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
+                    return setting
+        if start < len(tokens) and (tokens[start].lower() in _ANAPHORA | _WEAK_START | {"here", "there", "recently"}):
+            continue
+        tokens = _abbreviate(tokens, start)
+        words = _phrase(tokens, start, limit=9, subject=True)
+        text = _LEAD_IN.sub("", " ".join(words))
+        words = [w for w in text.split() if w]
+        while words and words[0].lower() in _ARTICLES:
+            words = words[1:]
+        words = _trim(words)
+        if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
+            return words
+    return []
+
+
+def _question(sentences: list[str]) -> list[str]:
+    """An opening question makes a fine title ("When Does Learning Elicit ...?")."""
+    if sentences and sentences[0].endswith("?") or (sentences and "?" in sentences[0][-2:]):
+        words = [w for w in sentences[0].split() if not (w.endswith("ly") and w.islower())]
+        if len(" ".join(words)) <= MAX_LENGTH:
+            return words
+    return []
+
+
+def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str], list[str]]:
+    """(named contribution, subject phrase, sentences) of one abstract.
+
+    ``quick`` stops at a contribution that needs nothing else to make the first title.
+    """
+    bold = _bold_spans(text)
+    sentences = _sentences(plain(text))
+    best: _Contribution | None = None
+    subject: list[str] = []
+    weak_subject = False
+    unnamed: list[str] = []
+    for sentence in sentences:
+        if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
+            break
+        low = sentence.lower()
+        words = low.split()
+        # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
+        m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
+        n = None if (best and best.score >= 4) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        if m or n:
+            tokens = tokenize(sentence)
+            defs = _definitions(tokens) if "(" in sentence else {}
+        if m:
+            start = len(tokenize(sentence[: m.end()]))
+            found = _contribution_in(tokens, start, bold, defs)
+            if found and (best is None or found.score > best.score):
+                best = found
+            if not unnamed and not found:
+                unnamed = _unnamed(tokens, start)
+        if n and (best is None or best.score < 4):
+            start = len(tokenize(sentence[: n.end()]))
+            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
+                stop = _name_span(tokens, start)
+                name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                    before = tokens[: start - 1]
+                    while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
+                        before = before[:-1]
+                    j = len(before)
+                    while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
+                        j -= 1
+                    pre = _drop_fillers(before[j:])
+                    desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
+                    long: list[str] = []
+                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")":
+                        long, name = tokens[start:stop], tokens[stop + 1]
+                    best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
+        if not subject:
+            s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
+            if s:
+                subject = _subject(_abbreviate(tokenize(sentence[s.end():])))
+                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
+                    subject = []
+                # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
+                weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+    if best is None or best.score < 3:
+        best = _name_by_kind(sentences, text) or best
+    if best is None and bold:
+        for b in bold:
+            if _is_nameish(b.split()[0]) or len(b.split()) > 1:
+                best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
+                break
+    if best is None:
+        name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
+        if name:
+            best = _Contribution(name, [], [], 1)
+    if not subject and not unnamed:
+        subject = _question(sentences)
+    if unnamed and unnamed[0].lower() in _ANAPHORA:
+        unnamed = []  # "such an attempt ...": needs the sentence before
+    if weak_subject and unnamed and not _is_generic(unnamed):
+        subject = unnamed  # what the paper offers says more than what it analyses
+    return best, subject or unnamed, sentences, unnamed
+
+
+def _evaluation(words: list[str]) -> bool:
+    """A subject that says how the paper was checked ("Extensive Experiments on ...", "User
+    Study Amongst Guitarists", "Study in Three Steps"), not what it is about."""
+    head = []
+    for w in words:
+        if w.lower() in _PREPOSITIONS or w.lower() in _LOOSE_PREPOSITIONS:
+            break
+        head.append(w.lower())
+    if any(w in _W["evaluation_nouns"] for w in head):
+        return True
+    after = words[len(head)].lower() if len(head) < len(words) else ""
+    return bool(head) and head[-1] == "study" and after not in ("of", "on", "into")
+
+
+def _subject(tokens: list[str]) -> list[str]:
+    """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
+    i = 0
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "question", "task", "of", "on", "in"}:
+        i += 1
+    if i < len(tokens) and tokens[i].lower() in _WH_START:
+        return _trim(_phrase(tokens, i, limit=14, wh=True))
+    words = _drop_fillers(_phrase(tokens, i))
+    return _trim(words)
+
+
+def _unnamed(tokens: list[str], start: int) -> list[str]:
+    """The object of "we propose ..." when nothing in it is named."""
+    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how"):
+        return []  # "we propose that instead of ...": a claim, not a thing proposed
+    if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
+        words = _phrase(tokens, start + 2)
+        return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
+    i = start
+    if i + 1 < len(tokens) and tokens[i].lower() == "and" and tokens[i + 1].lower() in _VERB_FORMS:
+        i += 2  # "we propose and investigate the use of X"
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+        i += 1
+    if i + 2 < len(tokens) and tokens[i].lower() in ("use", "application", "usage") and tokens[i + 1].lower() == "of":
+        i += 2
+        while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+            i += 1
+    raw = _phrase(tokens, i)
+    words = _drop_fillers(raw)
+    i += len(raw) - len(words)  # past "a more" in "a more general theory to analyze X"
+    if len(words) <= 3 and not any(w.lower() in _PREPOSITIONS for w in words):
+        words = _described(tokens, i, words)  # "a project that revives X"
+    return _trim(words)
+
+
+def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str], unnamed: list[str],
+           text: str) -> list[tuple[str, str]]:
+    """(title, kind) of the named method, the subject, the contribution and the topic, in the
+    order the rules prefer them (the choice weighs that order as one feature among others)."""
+    # the topic costs a parse and few titles need it
+    memo: list[list[str]] = []
+
+    def topic() -> list[str]:
+        if not memo:
+            t = _topic(sentences)
+            # "PRIF is formulated to ...": the name itself says nothing about what it is for
+            memo.append([] if found and found.name.lower() in (w.lower() for w in t) else t)
+        return memo[0]
+    out: list[tuple[str, str]] = []
+    if found:
+        desc = _trim(found.desc)
+        if found.long:
+            body = list(found.long)
+            prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
+            if prep is not None and len(body) <= 5:
+                body += desc[prep:]
+            elif topic() and not _overlaps(body, topic()):
+                body += ["for"] + topic()
+            out.append((_compose(found.name, body), NAMED))
+        elif desc and not _is_generic(desc):
+            if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
+                # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
+                # Analysis", when the opening sentence and the abstract's repeated terms agree on it
+                longer = _compose(found.name, desc + ["for"] + topic())
+                if not _overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
+                    out.append((longer, NAMED))
+            out.append((_compose(found.name, desc), NAMED))
+        elif subject and not _is_generic(subject):
+            out.append((_compose(found.name, subject), NAMED_OTHER))
+        elif desc and topic():
+            out.append((_compose(found.name, desc + ["for"] + topic()), NAMED))
+        elif subject:
+            out.append((_compose(found.name, subject), NAMED_OTHER))
+        elif topic():
+            out.append((_compose(found.name, topic()), NAMED_OTHER))
+        else:
+            out.append((_compose(found.name, []), NAME_ONLY))
+        head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
+        if topic() and not _overlaps(head, topic()):
+            out.append((_compose(found.name, head + ["for"] + topic()), NAMED_OTHER))
+        # a clash is better told apart by the paper's own subject than by a number
+        out += [(_compose(found.name, words), NAMED_OTHER) for words in (subject, topic()) if words]
+    kind = QUESTION if subject and subject[-1].endswith("?") else SUBJECT
+    if subject and not _is_generic(subject):
+        out.append((_compose("", subject), kind))
+    elif subject and topic():
+        out.append((_compose("", subject + ["for"] + topic()), kind))
+    if unnamed and unnamed is not subject and not _is_generic(unnamed):
+        out.append((_compose("", unnamed), CONTRIBUTION))
+    if topic():
+        out.append((_compose("", topic()), TOPIC))
+    if not out:
+        first = _sentences(plain(text))
+        out.append((_compose("", first[0].split() if first else ["Untitled"]), FALLBACK))
+    if _weak(out[0][0]):
+        # "Ambiguity", "Banquet": a title that says nothing yields to one that does
+        strong = next((t for t in out if not _weak(t[0])), None)
+        if strong is None and topic() and not found:
+            strong = (_compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12))), TOPIC)
+        if strong and not _weak(strong[0]):
+            out.insert(0, strong)
+    completed = _completed([t for t, _ in out], sentences)
+    return [(t, kind) for t, (_, kind) in zip(completed, out)]
+
+
+# The kinds of candidate: what part of the abstract a title comes from.
+NAMED = "named"  # the method the abstract names, with what it is
+NAME_ONLY = "name_only"  # the name with nothing said about it
+NAMED_OTHER = "named_other"  # the name with the subject or topic instead of what it is
+CONTRIBUTION = "contribution"  # the noun phrase of what the paper proposes, unnamed
+SUBJECT = "subject"  # what the paper studies ("we study X")
+QUESTION = "question"  # a question the abstract asks
+TOPIC = "topic"  # the subject of its opening sentence
+PHRASE = "phrase"  # a noun phrase of its opening or contribution sentences
+COMBINED = "combined"  # a phrase of what the paper offers, for what its opening is about
+FALLBACK = "fallback"  # its first words, when nothing else was found
+KINDS = (NAMED, NAMED_OTHER, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, COMBINED, FALLBACK)
+
+
+class Candidate(NamedTuple):
+    """One possible title of an abstract, with where it came from.
+
+    A ruled candidate comes composed (``title``); a phrase keeps its ``words`` (and the
+    ``name`` it goes with) and is composed only if chosen: most never are.
+    """
+
+    title: str
+    kind: str
+    rank: int  # its place in the rules' order (phrases come after every ruled candidate)
+    sentence: int = 0  # the sentence a phrase was read from
+    ours: bool = True  # read from a sentence in which the paper speaks of its own work
+    words: tuple[str, ...] = ()
+    name: str = ""
+
+    @property
+    def text(self) -> str:
+        """The candidate's words as they stand (the tail after the name), for its features."""
+        return self.title.partition(": ")[2] or self.title if self.title else " ".join(self.words)
+
+    def composed(self) -> str:
+        return self.title or _compose(self.name, list(self.words))
+
+
+# A phrase and what it is for: at most this many words in all ("Tree-Guided MCMC Inference
+# for Normalized Random Measure Mixture Models").
+MAX_COMBINED = 11
+
+
+def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+    """Every title the abstract offers, in no preferred order (see :mod:`.choose`); only the
+    rules' first when ``stop`` accepts it (the phrases cost as much as the rest)."""
+    found, subject, sentences, unnamed = _analyse(text, quick=True)
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for rank, (title, kind) in enumerate(_ruled(found, subject, sentences, unnamed, text)):
+        if title and title.lower() not in seen:
+            seen.add(title.lower())
+            out.append(Candidate(title, kind, rank))
+    if stop is not None and out and stop(out[0]):
+        return out[:1]
+    rank = len(out)
+    name = found.name if found else ""
+    phrases = _phrases(sentences)
+    for index, ours, words in phrases:
+        key = " ".join(words).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Candidate("", PHRASE, rank, index, ours, tuple(words)))
+        if name and ours and name.lower() not in key:
+            out.append(Candidate("", NAMED, rank, index, ours, tuple(words), name))
+    # what the paper offers, for what its opening sentence is about
+    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2]
+    opening = [(w, {x.lower() for x in w}) for i, _, w in phrases if i == 0][:3]
+    if found and any(w.lower() in _PREPOSITIONS for w in found.desc):
+        offered = []  # the abstract says itself what its method is for ("a framework for X")
+    for head in offered:
+        low = {x.lower() for x in head}
+        for tail, tail_low in opening:
+            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
+                words = (*head, "for", *tail)
+                out.append(Candidate("", COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
+    return out
+
+
+def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
+    """(sentence index, whether it is about our work, words) of the noun phrases of the
+    opening sentences and of those in which the paper speaks of its own work."""
+    out = []
+    later = 0
+    for index, sentence in enumerate(sentences[:6]):
+        ours = _OURS_TEST.search(sentence) is not None
+        if index >= 2:
+            if not ours or later == 1:
+                continue
+            later += 1
+        for words in noun_phrases(tokenize(sentence)):
+            # "recent advances in X", "the problem of X": the phrase is X
+            rest = _LEAD_IN.sub("", " ".join(words)).split()
+            if rest and rest[0].lower() not in _LEAD_WORDS and len(rest) >= 2:
+                out.append((index, ours, rest))
+    return out

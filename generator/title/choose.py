@@ -1,0 +1,248 @@
+"""Choice: each candidate title scored by a handful of interpretable features, with weights
+fitted on real titles (``weights.json``, written by ``benchmarks/fit_titles.py``).
+
+The features say what kind of candidate it is, where the rules put it, how long it is,
+and how much its words are the abstract's own: repeated in the abstract, in its opening
+sentence, or only words every abstract uses. The best-scoring candidate is the title;
+the others, best first, tell clashing papers apart.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..errors import WordsError
+from ..text import first_sentence, plain
+from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, candidates
+from .phrases import can_end
+from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS
+
+WEIGHTS_FILE = Path(__file__).with_name("weights.json")
+FEATURES = (*KINDS, "prior", "words", "words_squared", "repeated", "frequency", "opening", "generic", "fragment",
+            "late", "rarity", "key_terms", "coverage", "ours")
+COMMON_FILE = Path(__file__).with_name("common_words.json")
+# A word in more than this share of abstracts says little about any one of them.
+COMMON_SHARE = 0.05
+_WORD = re.compile(r"[a-z0-9]+")
+_COMMON = _GENERIC | _VAGUE | _NOT_DOMAIN
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the features need of the abstract itself."""
+
+    counts: Counter
+    opening: frozenset[str]
+    keys: frozenset[str]  # the abstract's key terms: its repeated, rare words
+    values: dict  # word -> its per-word feature values, filled as candidates are scored
+
+
+KEY_TERMS = 6
+
+
+def context(text: str) -> Context:
+    body = plain(text)
+    first = first_sentence(body)
+    counts = Counter(_WORD.findall(body.lower()))
+    weight = {w: min(n, 5) * _RARITY.get(w, 1.0) for w, n in counts.items()
+              if n >= 2 and w not in _STOP and w not in _COMMON and not w.isdigit()}
+    keys = sorted(weight, key=lambda w: (-weight[w], w))[:KEY_TERMS]
+    return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {})
+
+
+def content_words(title: str) -> list[str]:
+    """A title's words that carry meaning: lower-cased runs of letters and digits, no stop words."""
+    return [w for w in _WORD.findall(title.lower()) if w not in _STOP]
+
+
+def _word_values(w: str, ctx: Context) -> tuple[float, ...]:
+    """The per-word parts of the features: repeated, frequency, opening, generic, rarity, key terms."""
+    n = ctx.counts[w]
+    rarity = _RARITY.get(w, 1.0)
+    return (float(n >= 2), min(n, 6) / 6, float(w in ctx.opening), float(w in _COMMON), rarity, rarity * min(n, 4) / 4)
+
+
+def features(c: Candidate, ctx: Context) -> list[float]:
+    """The candidate's feature values, in the order of :data:`FEATURES`."""
+    words = content_words(c.text) or content_words(c.name)
+    n = len(words) or 1
+    last = c.text.rstrip("?").split()[-1] if c.text.split() else ""
+    cache = ctx.values
+    per_word = [cache[w] if w in cache else cache.setdefault(w, _word_values(w, ctx)) for w in words]
+    sums = [sum(col) / n for col in zip(*per_word)] if per_word else [0.0] * 6
+    length = min(len(words), 12) / 10
+    return [
+        *(float(c.kind == k) for k in KINDS),
+        1.0 / (1 + c.rank),
+        length,
+        length * length,
+        *sums[:4],
+        float(not can_end(last)) if last else 1.0,
+        min(c.sentence, 5) / 5,
+        *sums[4:],
+        len(ctx.keys.intersection(words)) / KEY_TERMS,
+        float(c.ours),
+    ]
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
+    """The fitted weights, one per feature; an error naming the file if they do not fit."""
+    shown = f"generator/title/{path.name}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise WordsError(f"cannot read the fitted title weights: {e}", shown) from None
+    weights = data.get("weights") if isinstance(data, dict) else None
+    if not isinstance(weights, dict) or set(weights) != set(FEATURES) \
+            or not all(isinstance(v, (int, float)) for v in weights.values()):
+        raise WordsError(f"'weights' must give a number for each feature: {', '.join(FEATURES)}; "
+                         "run benchmarks/fit_titles.py", shown)
+    return tuple(float(weights[f]) for f in FEATURES)
+
+
+def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
+    """How rare each common word of ML abstracts is, from 0 (in every abstract) to 1 (in
+    none): the idf of ``common_words.json`` (written by the fit), scaled by its largest."""
+    shown = f"generator/title/{path.name}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        total, share = int(data["abstracts"]), data["share"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise WordsError(f"cannot read the word frequencies: {e}", shown) from None
+    top = math.log(total)
+    return {w: min(1.0, math.log(1 / max(s, 1 / total)) / top) for w, s in share.items()}
+
+
+_RARITY = load_rarity()
+_VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(encoding="utf-8"))["share"].items()
+                         if share > COMMON_SHARE)
+
+
+@cache
+def fitted_weights() -> tuple[float, ...]:
+    """The weights of ``weights.json``, read on first use (the fit itself runs without them)."""
+    return load_weights()
+
+
+def score(values: Sequence[float], weights: Sequence[float]) -> float:
+    return sum(v * w for v, w in zip(values, weights))
+
+
+class Scorer:
+    """``score(features(c, ctx), weights)`` computed fast: the per-word features are averaged,
+    so their weighted sum is the average of each word's own weighted sum, computed once per
+    word of the abstract instead of once per candidate."""
+
+    def __init__(self, ctx: Context, weights: Sequence[float]):
+        self.ctx = ctx
+        k = len(KINDS)
+        self.kind = dict(zip(KINDS, weights[:k]))
+        (self.prior, self.length, self.length2, *self.word_weights) = weights[k:k + 7]
+        self.fragment, self.late, rarity, key, self.coverage, self.ours = weights[k + 7:]
+        self.word_weights += [rarity, key]
+        self.words: dict[str, float] = {}
+
+    def __call__(self, c: Candidate) -> float:
+        words = content_words(c.text) or content_words(c.name)
+        cache = self.words
+        total = 0.0
+        for w in words:
+            if w not in cache:
+                cache[w] = sum(a * b for a, b in zip(_word_values(w, self.ctx), self.word_weights))
+            total += cache[w]
+        length = min(len(words), 12) / 10
+        last = c.text.rstrip("?").split()[-1] if c.text.split() else ""
+        return (self.kind[c.kind] + self.prior / (1 + c.rank) + self.length * length + self.length2 * length * length
+                + total / (len(words) or 1) + self.fragment * (float(not can_end(last)) if last else 1.0)
+                + self.late * min(c.sentence, 5) / 5 + self.coverage * len(self.ctx.keys.intersection(words)) / KEY_TERMS
+                + self.ours * c.ours)
+
+
+# What the authors state outright: their method's name with what it is, "we study X", or an
+# opening question. Such a first candidate of the rules is the title unless it is cut or says
+# nothing; the fitted choice decides the rest.
+STATED = ("named", "subject")
+
+
+def _stated(c: Candidate) -> bool:
+    """Is this the rules' first candidate, stated by the authors, whole and saying something?"""
+    return c.rank == 0 and c.kind in STATED and not _says_little(c) and _whole(c)
+
+
+def _whole(c: Candidate) -> bool:
+    """Does the candidate open and end where a title can? Not on "We ..." or a verb
+    ("Propose New Input Features"), not on "... Global Rather"."""
+    words = c.text.rstrip("?").split()
+    if not words:
+        return False
+    first = words[0].lower()
+    return can_end(words[-1]) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+
+
+def _is_named(c: Candidate) -> bool:
+    return c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) or bool(c.name)
+
+
+def _named_first(found: list[Candidate]) -> list[Candidate]:
+    """The candidates that compete. What the authors state outright (:data:`STATED`) when
+    there is such a candidate, whole and saying something. When the abstract names its method, only titles holding
+    the name: real titles name it ("GenDICE: ..."), and it is what a reader searches for.
+    Then, while any is left, none that ends where a phrase cannot end ("... Global Rather")
+    and none made only of words most abstracts use ("Deep Neural Networks")."""
+    if found and _stated(found[0]):
+        return found[:1]
+    named = [c for c in found if _is_named(c)] or found
+    whole = [c for c in named if _whole(c)] or named
+    return [c for c in whole if not _says_little(c)] or whole
+
+
+def _says_little(c: Candidate) -> bool:
+    words = set(content_words(c.composed() if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) else c.text))
+    return len(words) < 2 or all(w in _VERY_COMMON for w in words)
+
+
+def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
+    """The abstract's candidate titles, best first (those with the method's name before the others)."""
+    score_of = Scorer(context(text), weights or fitted_weights())
+    found = candidates(text)
+    first = _named_first(found)
+    rest = [c for c in found if c not in first]
+    # after the chosen, the other titles with the method's name, then the rest: clashes are told
+    # apart by the paper's own words
+    key = lambda c: (-score_of(c), c.rank)  # noqa: E731
+    scored = sorted(first, key=key) + sorted((c for c in rest if _is_named(c)), key=key) \
+        + sorted((c for c in rest if not _is_named(c)), key=key)
+    out: list[str] = []
+    seen: set[str] = set()
+    for c in scored:
+        title = c.composed()
+        if title and title.lower() not in seen:
+            seen.add(title.lower())
+            out.append(title)
+    return out
+
+
+def best(text: str, weights: Sequence[float] | None = None) -> str:
+    """The best-scoring candidate title of the abstract (only it is composed)."""
+    found = candidates(text, stop=_stated)
+    if len(found) == 1:
+        return found[0].composed()
+    score_of = Scorer(context(text), weights or fitted_weights())
+    top = min(_named_first(found), key=lambda c: (-score_of(c), c.rank))
+    return top.composed() or ranked(text, weights)[0]
+
+
+def derive_title(text: str) -> str:
+    """A title for one abstract."""
+    return best(text)
+
+
+def first_titles(texts: Sequence[str]) -> list[str]:
+    """Each abstract's preferred title, before titles are made unique (pure, per abstract)."""
+    return [best(t) for t in texts]

@@ -1,0 +1,340 @@
+"""Noun phrases: where one starts and ends, by the class of each word, and what describes a thing."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .words import (
+    _ADJECTIVE_LIKE_NOUNS,
+    _CANNOT_END,
+    _WEAK_START,
+    _ADJECTIVE_END,
+    _ANAPHORA,
+    _APPOSITIVE_INTRO,
+    _ARTICLES,
+    _BACKGROUND_VERBS,
+    _CAPITALISED,
+    _CLAUSE,
+    _CONTINUING_PARTICIPLES,
+    _DOUBLING,
+    _FILLER,
+    _GENERIC,
+    _LIGHT_FILLERS,
+    _LIGHT_VERBS,
+    _PLURAL,
+    _PREPOSITIONS,
+    _SIZE_WORDS,
+    _SMALL,
+    _STOP,
+    _THIRD_PERSON,
+    _VAGUE,
+    _VERB_FORMS,
+)
+
+
+def _skip_parenthetical(tokens: list[str], i: int) -> int:
+    """Index after the bracketed group that starts at ``tokens[i]``."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j] in "([":
+            depth += 1
+        elif tokens[j] in ")]":
+            depth -= 1
+            if depth <= 0:
+                return j + 1
+    return len(tokens)
+
+
+def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, subject: bool = False) -> list[str]:
+    """The noun phrase starting at ``start``: up to a clause boundary, brackets dropped."""
+    out: list[str] = []
+    i = start
+    while i < len(tokens) and len(out) < limit:
+        tok = tokens[i]
+        low = tok.lower()
+        if tok in "([":
+            i = _skip_parenthetical(tokens, i)
+            continue
+        if tok == "," and out and not wh and i + 1 < len(tokens) \
+                and (_ADJECTIVE_END.search(out[-1].lower()) or out[-1].lower() in _FILLER) \
+                and tokens[i + 1].islower() and tokens[i + 1] not in _CLAUSE and tokens[i + 1] not in _ARTICLES:
+            out.append(tok)  # "a downstream-agnostic, label-only method": the phrase goes on
+            i += 1
+            continue
+        if tok in ",;:)]" or tok in ("–", "—", "-"):
+            break
+        if out and not wh:
+            if low in _CONTINUING_PARTICIPLES:
+                out.append(tok)
+                if i + 1 < len(tokens) and tokens[i + 1].lower() in _PREPOSITIONS:
+                    out.append(tokens[i + 1])
+                    i += 1
+                i += 1
+                continue
+            if low == "to" and "from" in out[-6:] and i + 1 < len(tokens) and tokens[i + 1].lower() not in _VERB_FORMS:
+                out.append(tok)  # "from dense geometry to compact primitives"
+                i += 1
+                continue
+            if low == "to" and out[-1].lower() == "learning" and i + 1 < len(tokens) and tokens[i + 1].isalpha():
+                out += [tok, tokens[i + 1]]  # "learning to generate 3D surfaces"
+                i += 2
+                continue
+            if low in _CLAUSE or low in _BACKGROUND_VERBS:
+                break
+            if subject and _PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
+                    and low not in _PREPOSITIONS and low not in ("and", "or"):
+                break  # "Deep research agents extend ...": a verb after a plural subject
+        elif wh and out and low in ("we", "our", "by", "thereby", "which", "where", "while"):
+            break
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _trim(words: list[str]) -> list[str]:
+    """Drop words a title may not end with."""
+    while words and (words[-1].lower().rstrip(".") in _STOP or words[-1].lower() in _CONTINUING_PARTICIPLES
+                     or words[-1].endswith(("-", "–"))
+                     or not any(c.isalnum() for c in words[-1])):
+        words = words[:-1]
+    return words
+
+
+def _drop_fillers(words: list[str]) -> list[str]:
+    i = 0
+    while i < len(words) and (words[i].lower() in _FILLER or words[i] == "," or (i and words[i].lower() == "and")):
+        i += 1  # "a simple and scalable approach": "and" goes with the filler before it
+    return words[i:]
+
+
+def _is_generic(words: list[str]) -> bool:
+    """True for phrases like "framework" or "learning-based method" that say nothing alone."""
+    if not words:
+        return True
+    if any(w.lower() in _PREPOSITIONS for w in words):
+        return False
+    return words[-1].lower() in _GENERIC and len(words) <= 2
+
+
+def _gerund(verb: str) -> str:
+    v = verb.lower()
+    if v.endswith("ing"):
+        return v
+    if v.endswith("ie"):
+        return v[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return v[:-1] + "ing"
+    if len(v) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", v):
+        return v + v[-1] + "ing"
+    if v in _DOUBLING:
+        return v + v[-1] + "ing"  # control -> controlling, transfer -> transferring
+    return v + "ing"
+
+
+def _desc_clause(tokens: list[str], i: int) -> list[str]:
+    """``that monitors and mitigates X`` at ``i`` as ``for Monitoring and Mitigating X``.
+
+    A light verb says nothing itself: ``that offers a reliable assessment of X`` is
+    ``for Reliable Assessment of X``.
+    """
+    if i + 1 < len(tokens) and tokens[i].lower() in ("that", "which"):
+        j = i + 1
+        while j < len(tokens) and tokens[j].endswith("ly"):
+            j += 1
+        if j < len(tokens) and tokens[j].lower() in _LIGHT_VERBS:
+            j += 1
+            while j < len(tokens) and (tokens[j].lower() in _ARTICLES or tokens[j].lower() in _LIGHT_FILLERS):
+                j += 1
+            obj = _drop_fillers(_phrase(tokens, j, limit=14))
+            return ["for"] + obj if len(obj) >= 2 and not any(w.lower() in _ANAPHORA for w in obj) else []
+        words: list[str] = []
+        while j < len(tokens) and _THIRD_PERSON.match(tokens[j]) and tokens[j] not in _BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
+            words.append(_gerund(_stem(tokens[j])))
+            if j + 2 < len(tokens) and tokens[j + 1] == "and" and _THIRD_PERSON.match(tokens[j + 2]):
+                words.append("and")
+                j += 2
+                continue
+            k = j + 1
+            if k + 2 < len(tokens) and tokens[k] == "," and tokens[k + 1].lower() == "or" and "," in tokens[k + 2 : k + 6]:
+                k = tokens.index(",", k + 2) + 1  # "decomposes, or “unwraps”, a video": the aside goes
+            obj = _phrase(tokens, k, limit=14)
+            if any(w.lower() in _ANAPHORA for w in obj):
+                return []  # "combines the strengths of these two directions" needs what came before
+            return ["for"] + words + obj if obj else []
+    return []
+
+
+def _stem(verb: str) -> str:
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _verb_like(word: str) -> bool:
+    """Could ``word`` after "to" be a verb ("to render")? Not "to novel view synthesis"."""
+    low = word.lower()
+    return (
+        word.isalpha() and word.islower() and low not in _STOP and low not in _VAGUE and low not in _FILLER
+        and not low.endswith(("al", "ic", "ous", "ive", "ary", "ful", "less", "ly", "ing", "ion", "ions", "ity"))
+    )
+
+
+def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
+    """A description phrase, with a following "that VERBs ..." clause when it has no preposition,
+    or its purpose: "a general theory to analyze X" is a "General Theory for Analyzing X"."""
+    if phrase and not any(w.lower() in _PREPOSITIONS for w in phrase):
+        j = i + len(phrase)
+        if j + 2 < len(tokens) and tokens[j].lower() == "to":
+            k = j + 1
+            while k < len(tokens) and tokens[k].endswith("ly"):
+                k += 1  # "to directly render": the adverb goes
+            verbs: list[str] = []
+            while k + 1 < len(tokens) and _verb_like(tokens[k]):
+                verbs += [_gerund(tokens[k])]
+                k += 1
+                if k + 1 < len(tokens) and tokens[k] == "and" and _verb_like(tokens[k + 1]):
+                    verbs.append("and")
+                    k += 1
+                    continue
+                break
+            purpose = _trim(_phrase(tokens, k, limit=12)) if verbs else []
+            if len(purpose) >= 2 and not any(w.lower() in _ANAPHORA for w in purpose) \
+                    and not _ADJECTIVE_END.search(purpose[-1].lower()) and purpose[-1].lower() not in _FILLER \
+                    and purpose[-1].lower() not in _SIZE_WORDS:
+                return phrase + ["for"] + verbs + purpose
+        while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 8 \
+                and tokens[j] not in (";", ":") and tokens[j].lower() not in ("we", "our", "is", "are", "to", "while"):
+            j += 1
+        return phrase + _desc_clause(tokens, j)
+    return phrase
+
+
+def _appositive(tokens: list[str], i: int) -> list[str]:
+    """The phrase of ``NAME, a DESC`` / ``NAME: a DESC`` / ``NAME - a DESC`` starting at ``i``."""
+    if i < len(tokens) and tokens[i] == "(":
+        i = _skip_parenthetical(tokens, i)
+    if i + 1 < len(tokens) and tokens[i] in _APPOSITIVE_INTRO:
+        j = i + 1
+        if tokens[j].lower() in ("which", "that") and j + 2 < len(tokens) and tokens[j + 1].lower() in ("is", "are"):
+            j += 2
+        elif tokens[j].lower() in ("which", "that"):
+            clause = _desc_clause(tokens, j)
+            return clause[1:] if clause else []
+        if tokens[j].lower() in _ARTICLES or (tokens[i] == ":" and tokens[j][:1].isalpha()):
+            while j < len(tokens) and tokens[j].lower() in _ARTICLES:
+                j += 1
+            phrase = _phrase(tokens, j)
+            return _drop_fillers(_described(tokens, j, phrase))
+    if i < len(tokens) and tokens[i].lower() == "for":
+        return _phrase(tokens, i)
+    return []
+
+
+def _expansion(tokens: list[str], i: int) -> list[str]:
+    """``NAME (Bayesian Cognitive Integration)``: a spelled-out name in brackets at ``i``."""
+    if i < len(tokens) and tokens[i] == "(":
+        end = _skip_parenthetical(tokens, i)
+        inner = tokens[i + 1:end - 1]
+        if len(inner) >= 2 and all(_CAPITALISED.match(w) or w.lower() in _SMALL for w in inner):
+            return inner
+    return []
+
+
+# Words that may join two parts of one noun phrase ("learning of sparse codes for images").
+_JOINS = frozenset("of for in on with and via from under over across between without through using".split())
+# A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
+_VERB_NEXT = frozenset("we it they which that who to can may will".split())
+MAX_PHRASE_WORDS = 10
+# Words that open a subordinate clause: the phrases after them are details.
+_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby".split())
+
+
+# Words that cannot be inside a noun phrase: function, clause and verb words.
+_BREAK_WORDS = _STOP | _CLAUSE | _BACKGROUND_VERBS | _CANNOT_END | _VERB_FORMS | _ARTICLES
+
+
+_SINGULAR_END = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|ure|ing|ogy|ics)$")
+_THIRD_PERSON_S = re.compile(r"^[a-z]{3,}(?:[^su]s)$")
+
+
+def _verb_after_singular(prev: str, word: str) -> bool:
+    """``Semantic scene completion predicts``: a lower-case word in -s after a singular noun
+    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase."""
+    return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
+
+
+_ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
+
+
+@lru_cache(maxsize=65536)
+def can_end(word: str) -> bool:
+    """Can a title end on ``word``? Not on a preposition, a verb form, an adverb or an adjective."""
+    low = word.lower().rstrip(".")
+    if low in _STOP or low in _CANNOT_END or low in _JOINS or low in _CONTINUING_PARTICIPLES:
+        return False
+    if low.endswith("ly") and len(low) > 4:
+        return False
+    if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
+        return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
+    if word[:1].isupper() and not word.isupper() and word[1:].islower():
+        return low not in _FILLER  # a capitalised word is a name, whatever its ending
+    return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
+
+
+def noun_phrases(tokens: list[str]) -> list[list[str]]:
+    """The noun phrases of a sentence's tokens, found by word class alone: runs of words that
+    are not clause, verb or function words, joined by prepositions such as "of" and "for",
+    each ending on a word that can end a title. Bracketed asides are skipped."""
+    out: list[list[str]] = []
+    run: list[str] = []
+    i, skip_next = 0, False
+
+    def close() -> None:
+        if not run:
+            return
+        words = list(run)
+        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
+                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES):
+            words = words[1:]
+        while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
+            words = words[2:]  # "deployed on embedded devices": a participle and its preposition
+        words = _end_at_phrase(words)
+        if sum(w.lower() not in _JOINS for w in words) >= 2:
+            out.append(words)
+        run.clear()
+
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok == "(" or tok == "[":
+            i = _skip_parenthetical(tokens, i)
+            continue
+        low = tok.lower()
+        i += 1
+        if low in _SUBORDINATE and (out or run):
+            break  # "..., where the learner receives ...": a detail of what came before
+        if skip_next:
+            skip_next = False
+            close()
+        elif run and low in _JOINS:
+            run.append(tok)
+        elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
+                or (run and low[-1:] == "s" and _verb_after_singular(run[-1], low)):
+            close()
+            skip_next = low in _VERB_NEXT
+        else:
+            run.append(tok)
+    close()
+    return out
+
+
+def _end_at_phrase(words: list[str]) -> list[str]:
+    """The longest prefix of at most MAX_PHRASE_WORDS words that ends where a phrase can end:
+    on a word that can end a title, before a joining word or at the run's end."""
+    ends = [k for k in range(1, min(len(words), MAX_PHRASE_WORDS) + 1)
+            if can_end(words[k - 1]) and (k == len(words) or words[k].lower() in _JOINS or k == MAX_PHRASE_WORDS)]
+    # prefer a cut before a joining word to one in the middle of a run of nouns
+    joined = [k for k in ends if k == len(words) or words[k].lower() in _JOINS]
+    return words[: (joined or ends or [0])[-1]]

@@ -1,0 +1,62 @@
+"""Uniqueness: every title once in a digest, told apart by the paper's own words first."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+
+from ..model import Paper
+from ..parallel import serial
+from .choose import first_titles, ranked
+
+
+def _all_titles(texts: Sequence[str]) -> list[list[str]]:
+    return [ranked(t) for t in texts]
+
+
+def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict[str, str] | None = None) -> list[Paper]:
+    """Set ``title`` on every paper without a curated one; titles are unique within the digest.
+
+    Papers are handled in id order, so the same seeds always give the same titles. A title
+    already taken gets a qualifier from the paper's own abstract, else its venue and year,
+    and only as a last resort a number. Each abstract's titles depend on it alone, so
+    ``mapper(fn, texts)`` may compute them in chunks on several cores
+    (:func:`generator.parallel.map_chunks`); only the clash resolution is sequential.
+    ``first`` may hold :func:`first_titles` already computed, by abstract text.
+    """
+    ordered = sorted(papers, key=lambda p: p.id)
+    taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
+    todo = [p for p in ordered if "title" not in p.curated]
+    if first is None:
+        first = dict(zip((p.text for p in todo), mapper(first_titles, [p.text for p in todo])))
+    # Only a clash needs the alternatives, and they cost a second, full analysis:
+    # find the papers whose first title an earlier paper (or a curated title) holds.
+    seen = set(taken)
+    clashing: list[str] = []
+    for p in todo:
+        key = first[p.text].lower()
+        if key in seen and p.text not in clashing:
+            clashing.append(p.text)
+        seen.add(key)
+    alternatives = dict(zip(clashing, mapper(_all_titles, clashing)))
+    out: list[Paper] = []
+    for paper in ordered:
+        if "title" in paper.curated:
+            out.append(paper)
+            continue
+        options = [first[paper.text]]
+        if options[0].lower() in taken:
+            if paper.text not in alternatives:  # taken by another paper's alternative
+                alternatives[paper.text] = ranked(paper.text)
+            options = list(alternatives[paper.text])
+        venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
+        if venue:
+            options.append(f"{options[0]} ({venue})")
+        title = next((t for t in options if t.lower() not in taken), "")
+        n = 2
+        while not title:
+            candidate = f"{options[0]} ({n})"
+            title = candidate if candidate.lower() not in taken else ""
+            n += 1
+        taken.add(title.lower())
+        out.append(dataclasses.replace(paper, title=title))
+    return out

@@ -1,0 +1,183 @@
+"""The title stage's candidates, its word classes and its fitted choice, case by case.
+
+Each fixture abstract is named for the case it holds (tests/fixtures/title_*.txt) and was
+written for it; the titled corpora are used only by the last test, which skips without them.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.build import Derived, _tag_and_title
+from generator.errors import GeneratorError, WordsError
+from generator.tag import load_taxonomy
+from generator.text import first_sentence, plain, sentences, tokens
+from generator.title import derive_title
+from generator.title.candidates import KINDS, candidates
+from generator.title.choose import FEATURES, Scorer, context, features, fitted_weights, load_weights, score
+from generator.title.phrases import can_end, noun_phrases
+from generator.title.words import load_words
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TITLED = Path(__file__).resolve().parents[2] / "shared" / "titled"
+
+
+def abstract(name: str) -> str:
+    return " ".join((FIXTURES / name).read_text(encoding="utf-8").split())
+
+
+# -- names the contribution patterns used to miss -------------------------------------------
+
+@pytest.mark.parametrize("fixture, name", [
+    ("title_generic_head_appositive.txt", "FreeLB"),  # "a novel adversarial training algorithm, FreeLB, that"
+    ("title_resulting_model_appositive.txt", "Reformer"),  # "The resulting model, the Reformer, performs"
+    ("title_capitalised_compound_name.txt", "Poly-encoder"),  # "architecture, the Poly-encoder, that"
+    ("title_lowercase_long_form_acronym.txt", "SQIL"),  # "Our method, soft Q imitation learning (SQIL),"
+    ("title_hyphenated_acronym_name.txt", "N-BEATS"),  # "which we call N-BEATS"
+    ("title_propose_bare_name.txt", "GenDICE"),  # "we propose GenDICE."
+    ("title_propose_name_comma_variant.txt", "SAdam"),  # written as the abstract writes it, not "Sadam"
+    ("title_fragment_first_words.txt", "TinyForest"),  # "is TinyForest, a compact library"
+])
+def test_a_named_method_leads_the_title(fixture: str, name: str) -> None:
+    assert derive_title(abstract(fixture)).startswith(f"{name}: ")
+
+
+@pytest.mark.parametrize("fixture, expected", [
+    ("title_lowercase_long_form_acronym.txt", "SQIL: Soft Q Imitation Learning"),
+    ("title_propose_bare_name.txt", "GenDICE: Real-World Reinforcement Learning Applications"),  # not "Many ..."
+    ("title_fragment_first_words.txt", "TinyForest: Compact Library of Decision Forests for Microcontrollers"),
+])
+def test_named_titles_say_what_the_method_is(fixture: str, expected: str) -> None:
+    assert derive_title(abstract(fixture)) == expected
+
+
+# -- failure classes ------------------------------------------------------------------------
+
+def test_a_title_of_only_words_every_abstract_uses_yields_to_a_specific_one() -> None:
+    # the opening subject is "Deep Neural Networks": three words of most ML abstracts
+    title = derive_title(abstract("title_generic_subject.txt"))
+    assert title != "Deep Neural Networks"
+    assert re.search(r"Temperature Scaling|Label Smoothing|Calibrat|ImageNet", title), title
+
+
+def test_html_character_references_are_text() -> None:
+    title = derive_title(abstract("title_html_entities.txt"))
+    assert "&" not in title and "#39" not in title, title
+    assert plain("Harsanyi&#39;s theorem &quot;holds&quot;") == "Harsanyi's theorem \"holds\""
+
+
+@pytest.mark.parametrize("word, ends", [
+    ("rather", False), ("directly", False), ("reduces", False), ("proposed", False), ("global", False),
+    ("of", False), ("it", False), ("can", False), ("off-policy", False),
+    ("networks", True), ("music", True), ("Transformers", True), ("inference", True), ("GAN", True),
+])
+def test_a_phrase_ends_where_a_phrase_can_end(word: str, ends: bool) -> None:
+    assert can_end(word) is ends
+
+
+def test_noun_phrases_end_by_word_class_not_length() -> None:
+    found = noun_phrases(tokens("In this work we develop a transformer architecture that learns global rather "
+                                "than token level features of long documents"))
+    assert ["transformer", "architecture"] in found
+    assert all(can_end(p[-1]) for p in found), found
+    # a verb after a singular noun ends the phrase: "completion predicts" is not one noun phrase
+    assert ["Semantic", "scene", "completion"] in noun_phrases(tokens("Semantic scene completion predicts occupancy"))
+
+
+def test_phrases_are_not_read_from_subordinate_clauses() -> None:
+    found = noun_phrases(tokens("We study hybrid learning in adversarial games, where the learner receives "
+                                "both delayed and partial feedback"))
+    assert not any("feedback" in p for p in found), found
+
+
+# -- candidates of every kind ---------------------------------------------------------------
+
+@pytest.mark.parametrize("fixture, kinds", [
+    ("title_propose_appositive.txt", {"named", "phrase"}),
+    ("title_generic_subject.txt", {"topic", "phrase"}),
+    ("title_no_named_method.txt", {"subject"}),
+])
+def test_candidates_of_each_kind(fixture: str, kinds: set[str]) -> None:
+    found = {c.kind for c in candidates(abstract(fixture))}
+    assert kinds <= found, found
+
+
+def test_a_question_the_abstract_asks_is_a_candidate() -> None:
+    text = "Can transformers count? We probe counting in small transformers trained on synthetic sequences of tokens."
+    assert any(c.kind == "question" and c.title.endswith("?") for c in candidates(text))
+
+
+def test_the_subject_and_its_domain_combine() -> None:
+    text = ("Graph neural networks struggle on heterophilous graphs with many node types. We propose a spectral "
+            "filter bank that adapts its frequency response per node. Experiments on nine benchmarks show gains.")
+    combined = [c for c in candidates(text) if c.kind == "combined"]
+    assert any("for" in c.words for c in combined), [c.words for c in combined]
+
+
+# -- the fitted choice ----------------------------------------------------------------------
+
+def test_every_feature_has_a_fitted_weight_and_every_kind_a_feature() -> None:
+    assert len(fitted_weights()) == len(FEATURES)
+    assert set(KINDS) <= set(FEATURES)
+
+
+def test_fast_scorer_agrees_with_the_features_the_fit_sees() -> None:
+    weights = fitted_weights()
+    for name in sorted(p.name for p in FIXTURES.glob("title_*.txt")):
+        text = abstract(name)
+        ctx = context(text)
+        fast = Scorer(context(text), weights)
+        for c in candidates(text):
+            assert fast(c) == pytest.approx(score(features(c, ctx), weights)), (name, c)
+
+
+def test_weights_that_do_not_fit_the_features_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "weights.json"
+    bad.write_text(json.dumps({"weights": {"named": 1.0}}), encoding="utf-8")
+    with pytest.raises(WordsError, match=r"weights\.json.*run benchmarks/fit_titles\.py"):
+        load_weights(bad)
+
+
+def test_word_lists_report_file_and_line(tmp_path: Path) -> None:
+    source = (Path(__file__).resolve().parents[1] / "generator" / "title" / "words.yml").read_text(encoding="utf-8")
+    bad = tmp_path / "words.yml"
+    bad.write_text(source.replace("nicknamed, denoted", "nicknamed, no, denoted") + "\nbogus: [x]\n", encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        load_words(bad, "words.yml")
+    text = str(e.value)
+    line = next(i for i, l in enumerate(bad.read_text().splitlines(), 1) if "nicknamed, no," in l)
+    assert f"words.yml:{line}: 'naming_verbs' entries must be words (quote on, no, yes), not False" in text
+    assert "unknown key 'bogus'" in text
+
+
+# -- one reading of sentences ---------------------------------------------------------------
+
+def test_sentences_do_not_end_at_abbreviations_and_may_open_with_math() -> None:
+    text = "We follow Smith et al. in using e.g. dropout. $k$-means then clusters. Done."
+    assert sentences(text) == ["We follow Smith et al. in using e.g. dropout.", "$k$-means then clusters.", "Done."]
+    assert first_sentence(text) == "We follow Smith et al. in using e.g. dropout."
+
+
+def test_workers_hand_back_a_record() -> None:
+    text = abstract("title_propose_appositive.txt")
+    (derived,) = _tag_and_title([text], load_taxonomy())
+    assert isinstance(derived, Derived)
+    assert derived.text == text and derived.title.startswith("TimeRAG: ") and derived.tags
+
+
+# -- real titles ----------------------------------------------------------------------------
+
+def test_titles_of_real_abstracts_end_where_a_phrase_can_end() -> None:
+    if not (TITLED / "README.md").is_file():
+        pytest.skip(f"the titled corpora are not at {TITLED} (they live beside the repository, not in it)")
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.titled import load_titled
+    from benchmarks.titles import is_fragment
+
+    rows = load_titled()[::40]
+    cut = [(r.where, t) for r in rows if is_fragment(t := derive_title(r.text))]
+    assert len(cut) <= len(rows) // 50, cut
