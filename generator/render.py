@@ -26,7 +26,7 @@ from .parallel import Later
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
-GENERATED_FILES = ("index.md", "list.md", "papers.json")
+GENERATED_FILES = ("index.md", "list.md", "papers.json", "map.json", "map.md", "reading-list.md")
 NOT_INDEXED = {"search": {"exclude": True}}
 
 

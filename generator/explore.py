@@ -1,0 +1,181 @@
+"""Render the pages for exploring the digest: the map's data and page, the reading list page,
+and the home page's newest papers and map preview.
+
+Pure, like :mod:`generator.render`: coordinates (from :mod:`generator.layout`) and
+papers in, ``{relative path: content}`` out. The drawing, the stars and the reading
+list itself happen in the reader's browser (``docs/assets/map.js`` and
+``docs/assets/reading-list.js``), from ``map.json``.
+
+``map.json`` is compact on purpose (20,000 papers are about 2 MB, most of it
+titles)::
+
+    {"version": 1,
+     "topics": [{"name": "...", "slug": "..."}, ...],       # taxonomy order
+     "venues": [{"name": "ICML 2026", "slug": "icml-2026"}, ...],
+     "aliases": {"<merged id>": "<paper id>", ...},
+     "papers": [["<id>", x, y, [topic indices], venue index, "<title>"], ...]}
+
+x and y are integers from 0 to :data:`GRID` (the normalised layout, quantised: a
+step is 1/10,000 of the map's width). Strings are plain text; the browser sets
+them with ``textContent``, never as HTML.
+"""
+from __future__ import annotations
+
+import html
+import json
+import logging
+from collections.abc import Mapping, Sequence
+
+from .clean import escape_markdown
+from .model import Digest, Paper
+
+log = logging.getLogger(__name__)
+
+GRID = 10_000
+MAP_JSON = "map.json"
+MAP_PAGE = "map.md"
+READING_LIST_PAGE = "reading-list.md"
+FILES = (MAP_JSON, MAP_PAGE, READING_LIST_PAGE)
+NEWEST = 10
+_NOT_INDEXED = {"search": {"exclude": True}}
+
+
+def _venue_slug(venue: str, year: int) -> str:
+    from .render import venue_slug  # one slug rule for venue pages and the map
+
+    return venue_slug(venue, year)
+
+
+def quantise(value: float) -> int:
+    """A normalised coordinate (-0.5 to 0.5) as an integer from 0 to GRID."""
+    return min(GRID, max(0, round((value + 0.5) * GRID)))
+
+
+def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float]]) -> str:
+    """map.json: every visible paper with a place, its topics, venue and title."""
+    papers = [p for p in digest.visible() if p.id in coordinates]
+    topic_index = {t.name: i for i, t in enumerate(digest.topics)}
+    venues = sorted({(p.venue, p.year) for p in papers}, key=lambda v: (-v[1], v[0].casefold()))
+    venue_index = {v: i for i, v in enumerate(venues)}
+    rows = []
+    aliases = {}
+    for p in papers:
+        x, y = coordinates[p.id]
+        rows.append([p.id, quantise(x), quantise(y), [topic_index[t] for t in p.tags if t in topic_index],
+                     venue_index[(p.venue, p.year)], p.title])
+        aliases.update((a, p.id) for a in p.aliases)
+    data = {
+        "version": 1,
+        "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
+        "venues": [{"name": f"{v} {y}", "slug": _venue_slug(v, y)} for v, y in venues],
+        "aliases": dict(sorted(aliases.items())),
+        "papers": rows,
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def read_previous(text: str) -> dict[str, tuple[float, float]]:
+    """The normalised coordinates of a previous build's map.json; empty when it is not one.
+
+    Only a start for the next layout, so anything unreadable is ignored (and logged),
+    never an error: the map is then laid out from scratch.
+    """
+    try:
+        data = json.loads(text)
+        rows = data["papers"] if isinstance(data, dict) and data.get("version") == 1 else []
+        out = {}
+        for row in rows:
+            paper_id, x, y = row[0], row[1], row[2]
+            if isinstance(paper_id, str) and all(isinstance(v, int) and 0 <= v <= GRID for v in (x, y)):
+                out[paper_id] = (x / GRID - 0.5, y / GRID - 0.5)
+        return out
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        log.info("the previous map.json is not readable (%s): laying the map out from scratch", e)
+        return {}
+
+
+def _front(meta: dict) -> str:
+    from .render import front_matter
+
+    return front_matter(meta)
+
+
+def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], placed: int) -> str:
+    """The /map/ page: the map (drawn by map.js into #digest-map) and, as its text
+    alternative, every topic with its count, its list page and its place on the map."""
+    head = _front({"title": "Map", "hide": ["navigation", "toc"], **_NOT_INDEXED})
+    lines = [
+        "# Map of the digest",
+        "",
+        f"Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
+        "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "
+        "zoom with the wheel, the buttons or two fingers, and drag to move. The topic and venue pages, "
+        "and the list below, hold the same papers as links.",
+        "",
+        '<div id="digest-map" class="digest-map"><p>The map needs JavaScript. Every paper is on the '
+        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p></div>',
+        "",
+        "## Topics on the map",
+        "",
+        "| Topic | Papers | |",
+        "| --- | ---: | --- |",
+    ]
+    for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, ())), t.name)):
+        n = len(by_topic.get(t.name, ()))
+        if n:
+            lines.append(f"| [{escape_markdown(t.name)}](topics/{t.slug}.md) | {n} | "
+                         f'<a href="./?topic={html.escape(t.slug)}">Show on the map</a> |')
+    lines += [
+        "",
+        "How the map is made: tf-idf over the abstracts, reduced by truncated SVD, laid out by t-SNE at build time; "
+        "papers already on the map start from where they were, so adding papers moves them little.",
+    ]
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def render_reading_list_page() -> str:
+    """The /reading-list/ page; reading-list.js fills #digest-reading-list from localStorage."""
+    head = _front({"title": "Reading list", **_NOT_INDEXED})
+    lines = [
+        "# Reading list",
+        "",
+        "Star a paper (☆ beside its title on its page, in the lists and in search results) to keep it here. "
+        "The list is kept in this browser only: nothing is sent anywhere. Export it to keep it or move it "
+        "to another browser, and import it there.",
+        "",
+        '<div id="digest-reading-list" class="digest-reading-list"><p>The reading list needs JavaScript.</p></div>',
+    ]
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def newest(papers: Sequence[Paper], added: Mapping[str, str] | None = None, n: int = NEWEST) -> list[Paper]:
+    """The ``n`` newest papers: by the date each entered the digest when ``added`` (id to an
+    ISO date) is known, else by venue year, then the seed file and line they came from
+    (later files and lines count as newer)."""
+    added = added or {}
+    return sorted(papers, key=lambda p: (added.get(p.id, ""), p.year, p.source.file, p.source.line, p.id), reverse=True)[:n]
+
+
+def home_sections(papers: Sequence[Paper], placed: int, entry, added: Mapping[str, str] | None = None) -> list[str]:
+    """Markdown lines of the home page's "Newest additions" and "Map" sections; ``entry(p)``
+    renders a paper's list item the way the other lists do."""
+    lines = ["## Newest additions", ""] + [entry(p) for p in newest(papers, added)] + [""]
+    if placed:
+        lines += [
+            "## Map",
+            "",
+            f'<a class="digest-map-preview-link" href="map/"><span class="digest-map-preview"></span>'
+            f"Open the map of all {placed} papers</a>",
+            "",
+        ]
+    return lines
+
+
+def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]]) -> dict[str, str]:
+    """map.json, the map page and the reading list page."""
+    placed = sum(1 for p in digest.visible() if p.id in coordinates)
+    return {
+        MAP_JSON: render_map_json(digest, coordinates),
+        MAP_PAGE: render_map_page(digest, digest.by_topic(), placed),
+        READING_LIST_PAGE: render_reading_list_page(),
+    }
