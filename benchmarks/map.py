@@ -44,9 +44,9 @@ def corpus(n: int) -> tuple[list[str], list[str], set[str]]:
     return ids, texts, held
 
 
-def timed(ids, texts, previous=None):
+def timed(ids, texts, previous=None, span=0.0):
     start = time.perf_counter()
-    coords, info = layout_texts(ids, texts, previous)
+    coords, info = layout_texts(ids, texts, previous, span)
     return time.perf_counter() - start, coords, info
 
 
@@ -84,7 +84,7 @@ def main() -> None:
         scratch = [timed(base_ids, base_texts) for _ in range(args.runs)]
         before = scratch[0][1]
         same = all(run[1] == before for run in scratch[1:])
-        grown = [timed(ids, texts, before) for _ in range(args.runs)]
+        grown = [timed(ids, texts, before, scratch[0][2].span) for _ in range(args.runs)]
         fresh = timed(ids, texts)
         rows.append({
             "n": len(base_ids),

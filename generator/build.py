@@ -160,17 +160,17 @@ def load_curation(seed_dirs: Sequence[Path]) -> curate.Curation | None:
     return None
 
 
-def read_previous_map(docs: Path) -> dict[str, tuple[float, float]]:
-    """The input edge of the map: the coordinates of the previous build's map.json in ``docs``,
+def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float]:
+    """The input edge of the map: the coordinates (and span) of the previous build's map.json in ``docs``,
     where the layout starts from so that papers already on the map stay about where they were."""
     path = docs / explore.MAP_JSON
     try:
         return explore.read_previous(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return {}, 0.0
     except (OSError, UnicodeDecodeError) as e:
         log.info("cannot read the previous map %s (%s): laying it out from scratch", display_path(path), e)
-        return {}
+        return {}, 0.0
 
 
 class _Stopwatch:
@@ -209,11 +209,11 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     watch.lap("derive")
     # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
-    laying = Background(partial(layout, visible, read_previous_map(docs)), worth_it=len(visible) >= 400)
+    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
     files = render_site(digest, seed_files=len(seeds), start=Pending)
     watch.lap("render")
     coordinates, info = laying.result()
-    files.update(explore.render_explore(digest, coordinates))
+    files.update(explore.render_explore(digest, coordinates, info.span))
     log.info("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
     written, removed = write_tree(docs, files)

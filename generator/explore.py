@@ -10,6 +10,7 @@ list itself happen in the reader's browser (``docs/assets/map.js`` and
 titles)::
 
     {"version": 1,
+     "span": 123.456,                                        # the layout's size before normalising
      "topics": [{"name": "...", "slug": "..."}, ...],       # taxonomy order
      "venues": [{"name": "ICML 2026", "slug": "icml-2026"}, ...],
      "aliases": {"<merged id>": "<paper id>", ...},
@@ -51,8 +52,9 @@ def quantise(value: float) -> int:
     return min(GRID, max(0, round((value + 0.5) * GRID)))
 
 
-def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float]]) -> str:
-    """map.json: every visible paper with a place, its topics, venue and title."""
+def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> str:
+    """map.json: every visible paper with a place, its topics, venue and title; ``span`` is
+    the layout's size before normalising, where the next build's layout starts from."""
     papers = [p for p in digest.visible() if p.id in coordinates]
     topic_index = {t.name: i for i, t in enumerate(digest.topics)}
     venues = sorted({(p.venue, p.year) for p in papers}, key=lambda v: (-v[1], v[0].casefold()))
@@ -66,6 +68,7 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
         aliases.update((a, p.id) for a in p.aliases)
     data = {
         "version": 1,
+        "span": round(span, 3),
         "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
         "venues": [{"name": f"{v} {y}", "slug": _venue_slug(v, y)} for v, y in venues],
         "aliases": dict(sorted(aliases.items())),
@@ -74,8 +77,9 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def read_previous(text: str) -> dict[str, tuple[float, float]]:
-    """The normalised coordinates of a previous build's map.json; empty when it is not one.
+def read_previous(text: str) -> tuple[dict[str, tuple[float, float]], float]:
+    """The normalised coordinates of a previous build's map.json and its span; empty (and 0)
+    when it is not one.
 
     Only a start for the next layout, so anything unreadable is ignored (and logged),
     never an error: the map is then laid out from scratch.
@@ -88,10 +92,11 @@ def read_previous(text: str) -> dict[str, tuple[float, float]]:
             paper_id, x, y = row[0], row[1], row[2]
             if isinstance(paper_id, str) and all(isinstance(v, int) and 0 <= v <= GRID for v in (x, y)):
                 out[paper_id] = (x / GRID - 0.5, y / GRID - 0.5)
-        return out
+        span = data.get("span", 0.0) if out else 0.0
+        return out, float(span) if isinstance(span, (int, float)) and span > 0 else 0.0
     except (ValueError, KeyError, TypeError, IndexError) as e:
         log.info("the previous map.json is not readable (%s): laying the map out from scratch", e)
-        return {}
+        return {}, 0.0
 
 
 def _front(meta: dict) -> str:
@@ -171,11 +176,11 @@ def home_sections(papers: Sequence[Paper], placed: int, entry, added: Mapping[st
     return lines
 
 
-def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]]) -> dict[str, str]:
+def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> dict[str, str]:
     """map.json, the map page and the reading list page."""
     placed = sum(1 for p in digest.visible() if p.id in coordinates)
     return {
-        MAP_JSON: render_map_json(digest, coordinates),
+        MAP_JSON: render_map_json(digest, coordinates, span),
         MAP_PAGE: render_map_page(digest, digest.by_topic(), placed),
         READING_LIST_PAGE: render_reading_list_page(),
     }

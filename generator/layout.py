@@ -55,7 +55,7 @@ SEED = 0
 EXAGGERATED_ITERATIONS = 200
 PLAIN_ITERATIONS = 400
 # From the previous layout: the start is already untangled.
-CONTINUED_ITERATIONS = 250
+CONTINUED_ITERATIONS = 150
 INTS_IN_INTERVAL = 4
 # Below this many papers Barnes-Hut is faster than the FFT grid (whose size has a floor).
 BH_BELOW = 2000
@@ -78,6 +78,7 @@ class LayoutInfo:
     papers: int
     continued: int  # papers that started from their previous place
     method: str  # "t-SNE", "t-SNE (continued)", "previous map", "SVD" or "none"
+    span: float = 0.0  # the larger side of the map before normalising, in t-SNE's units
 
 
 def _prose(text: str) -> str:
@@ -104,7 +105,10 @@ def text_vectors(texts: Sequence[str]) -> np.ndarray:
     else:
         dense = TruncatedSVD(n_components=k, algorithm="randomized", n_iter=5, random_state=SEED).fit_transform(tfidf)
     norms = np.linalg.norm(dense, axis=1, keepdims=True)
-    return dense / np.where(norms > 0, norms, 1.0)
+    # Rounded to a millionth: numpy's sums can differ in the last bits with the memory
+    # alignment of their arrays, and t-SNE would carry such a difference into a whole
+    # other map. A rounding step is a billion times coarser than that noise.
+    return np.round(dense / np.where(norms > 0, norms, 1.0), 6)
 
 
 def nearest(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -131,11 +135,33 @@ def nearest(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, dist
 
 
+def _span(points: np.ndarray) -> float:
+    return float((points.max(axis=0) - points.min(axis=0)).max())
+
+
 def _normalise(points: np.ndarray) -> np.ndarray:
     lo, hi = points.min(axis=0), points.max(axis=0)
-    span = float((hi - lo).max())
-    centre = (lo + hi) / 2
-    return (points - centre) / (span if span > 0 else 1.0)
+    span = _span(points)
+    return (points - (lo + hi) / 2) / (span if span > 0 else 1.0)
+
+
+def _align(points: np.ndarray, target: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``points`` turned, scaled and shifted (no reflection) to fit ``target`` best on ``rows``
+    (least squares, Umeyama's solution): a map that turned or grew as a whole is put
+    back in the previous map's frame, so only real moves remain."""
+    a, b = points[rows], target[rows]
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    u, s, vt = np.linalg.svd((b - cb).T @ (a - ca))
+    d = np.sign(np.linalg.det(u @ vt)) or 1.0
+    rotation = u @ np.diag([1.0, d]) @ vt
+    scale = (s * [1.0, d]).sum() / max(((a - ca) ** 2).sum(), 1e-12)
+    return (points - ca) @ rotation.T * scale + cb
+
+
+def _fit_box(points: np.ndarray) -> np.ndarray:
+    """Shrunk about the centre, only if needed, to stay within the unit box."""
+    reach = float(np.abs(points).max()) * 2
+    return points / reach if reach > 1 else points
 
 
 def _start(vectors: np.ndarray, ids: Sequence[str], idx: np.ndarray,
@@ -185,7 +211,7 @@ def _tsne(vectors: np.ndarray, idx: np.ndarray, dist: np.ndarray, start: np.ndar
         ints_in_interval=INTS_IN_INTERVAL,
     )
     if continued:
-        embedding = embedding.optimize(n_iter=CONTINUED_ITERATIONS, momentum=0.8, learning_rate=max(n / 12, 200.0))
+        embedding = embedding.optimize(n_iter=CONTINUED_ITERATIONS, momentum=0.8, learning_rate=max(n / 12, 50.0))
     else:
         embedding = embedding.optimize(n_iter=EXAGGERATED_ITERATIONS, exaggeration=12, momentum=0.5)
         embedding = embedding.optimize(n_iter=PLAIN_ITERATIONS, momentum=0.8)
@@ -194,11 +220,13 @@ def _tsne(vectors: np.ndarray, idx: np.ndarray, dist: np.ndarray, start: np.ndar
 
 def layout_texts(
     ids: Sequence[str], texts: Sequence[str], previous: Mapping[str, tuple[float, float]] | None = None,
+    previous_span: float = 0.0,
 ) -> tuple[Coordinates, LayoutInfo]:
     """Map coordinates (normalised, see the module's docstring) of each id, from its text.
 
-    ``previous`` holds last build's normalised coordinates by id; papers found in it
-    start there (ids of papers no longer present are ignored).
+    ``previous`` holds last build's normalised coordinates by id, and ``previous_span``
+    its :attr:`LayoutInfo.span`; papers found in it start there (ids of papers no longer
+    present are ignored).
     """
     order = sorted(range(len(ids)), key=lambda i: ids[i])
     ids = [ids[i] for i in order]
@@ -211,34 +239,45 @@ def layout_texts(
     if previous and all(i in previous for i in ids):
         # No paper is new (some may have left): the map stays exactly as it was, so a
         # rebuild changes nothing and costs nothing.
-        return {i: (float(previous[i][0]), float(previous[i][1])) for i in ids}, LayoutInfo(n, n, "previous map")
+        return {i: (float(previous[i][0]), float(previous[i][1])) for i in ids}, LayoutInfo(n, n, "previous map", previous_span)
     from threadpoolctl import threadpool_limits  # installed with scikit-learn
 
     # One BLAS thread: the same sums in the same order wherever the build runs (a worker
     # process or this one), and no threads fighting the build's other process for a core.
     with threadpool_limits(limits=1):
-        return _layout_sorted(ids, texts, previous)
+        return _layout_sorted(ids, texts, previous, previous_span)
 
 
-def _layout_sorted(ids: list[str], texts: list[str], previous: Mapping[str, tuple[float, float]] | None) -> tuple[Coordinates, LayoutInfo]:
+def _layout_sorted(ids: list[str], texts: list[str], previous: Mapping[str, tuple[float, float]] | None,
+                   previous_span: float) -> tuple[Coordinates, LayoutInfo]:
     n = len(ids)
     vectors = text_vectors(texts)
     if n < MIN_TSNE:
-        points, method, continued = _svd_start(vectors), "SVD", 0
+        points, method, continued = _normalise(_svd_start(vectors)), "SVD", 0
+        span = 0.0
     else:
         k = min(NEIGHBOURS, n - 1)
         idx, dist = nearest(vectors, k)
         usable = {i: xy for i, xy in (previous or {}).items()}
         continued = sum(1 for i in ids if i in usable)
         if continued >= n // 2:
-            # The previous map is normalised; scaled back to about the size t-SNE gives it.
-            start, continued = _start(vectors, ids, idx, usable, scale=_typical_span(n))
+            # The previous map is normalised; scaled back to the size t-SNE gave it (or about
+            # that, if it is not known): a start of another scale would spread or shrink first.
+            scale = previous_span or _typical_span(n)
+            start, continued = _start(vectors, ids, idx, usable, scale=scale)
             points, method = _tsne(vectors, idx, dist, start, continued=True), "t-SNE (continued)"
+            known = np.array([i in usable for i in ids])
+            span = _span(points)
+            points = _fit_box(_align(points, start / scale, known))
         else:
             points, method, continued = _tsne(vectors, idx, dist, _svd_start(vectors), continued=False), "t-SNE", 0
-    points = _normalise(points)
+            span = _span(points)
+            points = _normalise(points)
+    # Rounded to a millionth of the width: numpy's sums may differ in the last bits with
+    # the memory alignment of their arrays, and that noise must not reach the output.
+    points = np.round(points, 6)
     out = {paper_id: (float(x), float(y)) for paper_id, (x, y) in zip(ids, points)}
-    info = LayoutInfo(n, continued, method)
+    info = LayoutInfo(n, continued, method, span)
     log.debug("layout: %d papers by %s, %d from their previous place", n, method, continued)
     return out, info
 
@@ -250,6 +289,7 @@ def _typical_span(n: int) -> float:
     return 44.5 * n ** 0.154
 
 
-def layout(papers: Sequence[Paper], previous: Mapping[str, tuple[float, float]] | None = None) -> tuple[Coordinates, LayoutInfo]:
+def layout(papers: Sequence[Paper], previous: Mapping[str, tuple[float, float]] | None = None,
+           previous_span: float = 0.0) -> tuple[Coordinates, LayoutInfo]:
     """:func:`layout_texts` of the papers' abstracts (with their titles, which are words of the paper too)."""
-    return layout_texts([p.id for p in papers], [f"{p.title}. {p.text}" for p in papers], previous)
+    return layout_texts([p.id for p in papers], [f"{p.title}. {p.text}" for p in papers], previous, previous_span)
