@@ -5,7 +5,8 @@
 // coloured by its first topic. Hover shows the title and venue, a click opens the
 // paper, the wheel, a drag or two fingers zoom and pan, and the controls filter by
 // topic and venue and highlight papers whose title or topics hold the words typed.
-// /map/?topic=<slug>&venue=<slug>&q=<words> sets the controls, /map/#<paper id>
+// /map/?topic=<slug>&venue=<slug>&highlight=<words> sets the controls (not ?q=, which
+// opens Material's search), /map/#<paper id>
 // centres the map on that paper. Text from the data is only ever set as textContent.
 (function () {
   "use strict";
@@ -125,9 +126,19 @@
     this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   };
 
-  // view: {cx, cy, k}: the world point at the centre and pixels per world unit.
-  function fit(p) {
-    return { cx: 0.5, cy: 0.5, k: Math.min(p.w, p.h) * 0.94 };
+  // view: {cx, cy, k}: the world point at the centre and pixels per world unit; the
+  // points' bounding box fills the canvas.
+  function fit(p, d) {
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (var i = 0; i < d.n; i++) {
+      if (d.xs[i] < x0) x0 = d.xs[i];
+      if (d.xs[i] > x1) x1 = d.xs[i];
+      if (d.ys[i] < y0) y0 = d.ys[i];
+      if (d.ys[i] > y1) y1 = d.ys[i];
+    }
+    if (!(x1 > x0)) { x0 = 0; x1 = 1; }
+    if (!(y1 > y0)) { y0 = 0; y1 = 1; }
+    return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, k: Math.min(p.w / (x1 - x0), p.h / (y1 - y0)) * 0.92 };
   }
 
   // Draw the points: shown ones (mask 1) in their topic's colour, the rest faint.
@@ -166,6 +177,21 @@
       }
       ctx.fill();
     }
+    // A few matches among many papers: ringed, so that they stand out of the crowd.
+    if (mask && d.n > 50) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = dark() ? "rgba(255, 255, 255, 0.85)" : "rgba(0, 0, 0, 0.75)";
+      ctx.beginPath();
+      var ringed = 0;
+      for (i = 0; i < d.n && ringed < 2000; i++) {
+        if (!mask[i]) continue;
+        ringed++;
+        x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+        ctx.moveTo(x + radius + 2.5, y);
+        ctx.arc(x, y, radius + 2.5, 0, 2 * Math.PI);
+      }
+      if (ringed < 2000) ctx.stroke();
+    }
     for (var m = 0; m < (marked || []).length; m++) {
       i = marked[m];
       if (i < 0) continue;
@@ -185,7 +211,7 @@
     box.appendChild(canvas);
     fetchMap(root).then(function (d) {
       var p = new Painter(canvas);
-      var paint = function () { p.resize(); p.draw(d, fit(p), null, 1.4, []); };
+      var paint = function () { p.resize(); p.draw(d, fit(p, d), null, 1.4, []); };
       paint();
       new ResizeObserver(paint).observe(canvas);
       onSchemeChange(paint);
@@ -263,7 +289,7 @@
     box.append(controls, this.status, stage, this.card, this.listHead, this.list);
     this.painter = new Painter(this.canvas);
     this.painter.resize();
-    this.view = fit(this.painter);
+    this.view = fit(this.painter, this.d);
   };
 
   MapPage.prototype.readUrl = function () {
@@ -273,7 +299,7 @@
     this.topic.value = d.topics.some(function (t) { return t.slug === slug; }) ? slug : "";
     var venue = params.get("venue") || "";
     this.venue.value = d.venues.some(function (v) { return v.slug === venue; }) ? venue : "";
-    this.q.value = params.get("q") || "";
+    this.q.value = params.get("highlight") || "";
     this.focusOn(decodeURIComponent(location.hash.slice(1)));
   };
 
@@ -281,7 +307,7 @@
     var params = new URLSearchParams();
     if (this.topic.value) params.set("topic", this.topic.value);
     if (this.venue.value) params.set("venue", this.venue.value);
-    if (this.q.value.trim()) params.set("q", this.q.value.trim());
+    if (this.q.value.trim()) params.set("highlight", this.q.value.trim());
     var query = params.toString();
     history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
   };
@@ -435,7 +461,7 @@
     this.q.addEventListener("input", function () { self.filter(true); });
     this.zoomIn.addEventListener("click", function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); });
     this.zoomOut.addEventListener("click", function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); });
-    this.reset.addEventListener("click", function () { self.view = fit(self.painter); self.redraw(); });
+    this.reset.addEventListener("click", function () { self.view = fit(self.painter, self.d); self.redraw(); });
     window.addEventListener("hashchange", function () { self.focusOn(decodeURIComponent(location.hash.slice(1))); self.redraw(); });
     canvas.addEventListener("wheel", function (e) {
       e.preventDefault();
@@ -493,7 +519,7 @@
         "+": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
         "=": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
         "-": function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); },
-        "0": function () { self.view = fit(self.painter); self.redraw(); },
+        "0": function () { self.view = fit(self.painter, self.d); self.redraw(); },
       };
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });

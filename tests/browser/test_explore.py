@@ -147,7 +147,7 @@ def test_the_highlight_box_finds_papers_by_the_words_of_their_titles(page, page_
     open_map(page, site_url)
     page.fill("#digest-map-q", " ".join(w.lower() for w in words))
     assert paper["title"] in page.locator(".digest-map-list a").all_inner_texts()
-    assert "q=" in page.url
+    assert "highlight=" in page.url
     page.fill("#digest-map-q", "zzqqxxnotaword")
     assert page.locator(".digest-map-status").inner_text().startswith(f"0 of {len(papers)} papers match")
     assert page_log.problems() == []
