@@ -13,7 +13,8 @@ headless Chromium:
 - filtering by a topic and highlighting a word (median of 20 each);
 - the reading list page with 20 starred papers, from navigation to its list shown.
 
-With --screenshots DIR it also saves the map page at desktop (1280x800) and phone
+With --screenshots DIR it also saves the map (highlighting a word, and centred on a
+paper), the home page, a paper page and the reading list at desktop (1280x800) and phone
 (390x844) width, light and dark. Prints a table; asserts nothing.
 
     .venv/bin/python benchmarks/map_site.py [--papers 20000] [--screenshots DIR]
@@ -123,14 +124,31 @@ def main() -> None:
             rows.append(("reading list of 20 to shown (s)", f"{time.perf_counter() - start:.2f}", ""))
             if args.screenshots:
                 args.screenshots.mkdir(parents=True, exist_ok=True)
+                paper = digest.visible()[0].id
+                mission = [p.name for p in (site / "papers").iterdir() if (p / "index.html").is_file()]
+                pages = {
+                    "map": ("map/?highlight=diffusion", "#digest-map[data-ready]"),
+                    "map-paper": (f"map/#{paper}", "#digest-map[data-ready]"),
+                    "home": ("", "article h1"),
+                    "paper": (f"papers/{sorted(mission)[0]}/", "article h1 .digest-star"),
+                    "reading-list": ("reading-list/", "#digest-reading-list[data-ready]"),
+                }
                 for scheme in ("light", "dark"):
                     for name, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
-                        shot = browser.new_page(viewport=viewport, color_scheme=scheme)
-                        shot.goto(url + "map/?highlight=diffusion")
-                        shot.wait_for_selector("#digest-map[data-ready]", timeout=60_000)
-                        shot.wait_for_timeout(300)
-                        shot.screenshot(path=str(args.screenshots / f"map-{args.papers}-{name}-{scheme}.png"))
-                        shot.close()
+                        context = browser.new_context(viewport=viewport, color_scheme=scheme)
+                        # a reading list with two papers of the map and one that left the digest
+                        context.add_init_script(
+                            "localStorage.setItem('ml-paper-digest.reading-list', JSON.stringify({version: 1, papers: ["
+                            + ",".join(f"{{id: '{i}', title: '', venue: '', added: '2026-12-01'}}" for i in ids[:2])
+                            + ", {id: '0123456789ab', title: 'A paper that was withdrawn', venue: 'NeurIPS 2019', added: '2026-11-01'}]}))")
+                        for what, (path, ready) in pages.items():
+                            shot = context.new_page()
+                            shot.goto(url + path)
+                            shot.wait_for_selector(ready, timeout=60_000)
+                            shot.wait_for_timeout(300)
+                            shot.screenshot(path=str(args.screenshots / f"{what}-{name}-{scheme}.png"))
+                            shot.close()
+                        context.close()
             browser.close()
         server.shutdown()
         width = max(len(r[0]) for r in rows)

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from .clean import escape_markdown
-from .model import Digest, Paper
+from .model import Digest, Paper, Topic
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +174,12 @@ def home_sections(papers: Sequence[Paper], placed: int, entry, added: Mapping[st
             "",
         ]
     return lines
+
+
+def map_link(topic: Topic) -> str:
+    """A topic page's link to the map filtered to the topic (raw HTML: MkDocs rewrites only
+    links to pages, and this one carries a query; the page is at /topics/<slug>/)."""
+    return f'<a href="../../map/?topic={html.escape(topic.slug)}">Show them on the map</a>'
 
 
 def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> dict[str, str]:

@@ -18,6 +18,7 @@ from typing import Any
 from slugify import slugify
 
 from .clean import escape_markdown, first_sentence, to_markdown, to_plain
+from .explore import home_sections, map_link
 from .model import Digest, Paper, Topic
 from .parallel import Later
 
@@ -181,7 +182,8 @@ def _count(n: int, what: str) -> str:
 
 def render_topic(topic: Topic, papers: list[Paper]) -> str:
     head = front_matter({"title": html.escape(topic.name), **NOT_INDEXED})
-    lines = [f"# {escape_markdown(topic.name)}", "", escape_markdown(topic.description), "", f"**{_count(len(papers), 'paper')}**", ""]
+    lines = [f"# {escape_markdown(topic.name)}", "", escape_markdown(topic.description), "",
+             f"**{_count(len(papers), 'paper')}** · {map_link(topic)}", ""]
     lines += [_entry(p, "../") for p in _by_title(papers)]
     return head + "\n" + "\n".join(lines) + "\n"
 
@@ -251,6 +253,7 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
         f"| {len(papers)} | {len(venues)} | {sum(1 for v in by_topic.values() if v)} | {seed_files} | {merged} |",
         "",
     ]
+    lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""))
     featured = [p for p in papers if p.featured]
     if featured:
         lines += ["## Featured", ""] + [_entry(p, "") for p in _by_title(featured)] + [""]

@@ -118,7 +118,7 @@
     var id = idOf(location.href);
     var h1 = document.querySelector("article h1");
     if (!id || !h1 || h1.querySelector(".digest-star")) return;
-    var meta = document.querySelector(".digest-meta");
+    var meta = document.querySelector(".digest-meta a");
     h1.appendChild(starButton(id, function () {
       return { title: h1.firstChild ? h1.firstChild.textContent.trim() : "", venue: meta ? meta.textContent.trim() : "" };
     }));
