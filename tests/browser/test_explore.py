@@ -306,3 +306,42 @@ def test_nothing_scrolls_sideways_on_a_phone(open_page, page_log, site_url, whic
     width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner
     assert page_log.problems() == []
+
+
+# -- links to the map -------------------------------------------------------------
+
+
+def test_a_paper_page_leads_to_its_place_on_the_map(page, page_log, site_url, papers):
+    paper = papers[-1]
+    visit(page, site_url + paper["url"])
+    page.get_by_role("link", name="On the map").click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    assert page.url.endswith("/map/#" + paper["id"])
+    assert page.locator(".digest-map-card a").inner_text() == paper["title"]
+    assert page_log.problems() == []
+
+
+def test_a_topic_page_leads_to_the_map_filtered_to_it(page, page_log, site_url, papers):
+    paper = papers[0]
+    visit(page, site_url + paper["url"])
+    page.locator(".digest-topics a.md-tag").first.click()
+    wait_ready(page)
+    name = page.locator("article h1").first.inner_text().strip()
+    page.get_by_role("link", name="Show them on the map").click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    n = sum(name in p["tags"] for p in papers)
+    assert page.locator(".digest-map-status").inner_text() == f"{n} of {len(papers)} papers match in {name}."
+    assert page_log.problems() == []
+
+
+def test_the_home_page_previews_the_map_and_stars_its_newest_papers(page, page_log, site_url, papers):
+    visit(page, site_url)
+    preview = page.locator("a.digest-map-preview-link")
+    assert preview.inner_text().strip() == f"Open the map of all {len(papers)} papers"
+    page.wait_for_function("() => document.querySelector('.digest-map-preview canvas').width > 0")
+    newest = page.locator("h2#newest-additions + ul > li")
+    assert newest.count() == min(10, len(papers))
+    assert newest.locator(".digest-star").count() == newest.count()
+    preview.click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    assert page_log.problems() == []
