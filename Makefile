@@ -27,9 +27,10 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 docs: $(VENV)/.installed $(KATEX)/katex.min.js
 	$(PY) -m generator build
 
-# The static site, built strictly into site/.
+# The static site, built strictly into site/. Not --quiet: it drops the warnings that
+# --strict counts, and a broken link would exit 0.
 site: docs
-	$(VENV)/bin/mkdocs build --strict --quiet
+	$(VENV)/bin/mkdocs build --strict
 
 # Live preview: regenerates docs/ when a seed file changes, and mkdocs reloads.
 serve: docs

@@ -127,7 +127,9 @@ def build_site(dest: Path, papers: int) -> Path:
     log.info("generated docs in %.1fs", time.perf_counter() - t)
     t = time.perf_counter()
     mkdocs = Path(sys.executable).with_name("mkdocs")
-    subprocess.run([str(mkdocs), "build", "--strict", "--quiet", "-f", str(dest / "mkdocs.yml")], cwd=dest, env=env, check=True)
+    # not --quiet, which hides the warnings --strict counts; the INFO lines are captured instead
+    subprocess.run([str(mkdocs), "build", "--strict", "-f", str(dest / "mkdocs.yml")], cwd=dest, env=env, check=True,
+                   capture_output=True)
     log.info("built the site in %.1fs", time.perf_counter() - t)
     return dest / "site"
 

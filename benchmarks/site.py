@@ -67,7 +67,7 @@ def main() -> None:
         for sub in ("papers", "topics", "venues"):
             shutil.rmtree(root / "docs" / sub, ignore_errors=True)
         gen.append(timed([sys.executable, "-m", "generator", "build"], root))
-        mk.append(timed([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "--quiet"], root))
+        mk.append(timed([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict"], root))
     site = root / "site"
     pages = sorted(p.stat().st_size for p in (site / "papers").glob("*/index.html"))
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]

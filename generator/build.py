@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -22,7 +23,7 @@ from pathlib import Path
 from . import curate, explore
 from .clean import extract_links
 from .dedupe import deduplicate
-from .errors import GeneratorError, SeedError, raise_all
+from .errors import CurationError, GeneratorError, SeedError, raise_all
 from .layout import layout
 from .model import Digest, Paper, Topic
 from .parallel import Background, Pending, map_chunks, split, workers
@@ -30,6 +31,7 @@ from .parse import abstract_texts, parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
+from .venues import check_venues
 from .write import write_tree
 
 log = logging.getLogger(__name__)
@@ -46,26 +48,74 @@ def display_path(path: Path) -> str:
 
 
 def seed_paths(locations: Iterable[Path]) -> list[Path]:
-    """Every ``*.txt`` seed under the given folders (recursively) or the given files, sorted."""
+    """Every ``*.txt`` seed under the given folders (recursively) or the given files, sorted.
+
+    Seeds come by pull request, so each must be a regular file inside its folder (the
+    folder given, or a given file's own folder): a symbolic link out of it would
+    publish (and quote in messages) a file of the machine that builds the site, and
+    reading a named pipe never ends. Every such file is an error naming it.
+    """
     out: set[Path] = set()
+    errors: list[GeneratorError] = []
     for loc in locations:
         if loc.is_dir():
-            out.update(p for p in loc.rglob("*.txt") if p.is_file())
-        elif loc.exists():
-            out.add(loc)
+            found = [(p, loc) for p in loc.rglob("*.txt") if not p.is_dir()]
+        elif loc.exists() or loc.is_symlink():
+            found = [(loc, loc.parent)]
         else:
-            raise SeedError("no such file or folder", display_path(loc))
+            errors.append(SeedError("no such file or folder", display_path(loc)))
+            continue
+        for path, folder in found:
+            problem = unsafe_input(path, folder)
+            if problem:
+                errors.append(SeedError(problem, display_path(path)))
+            else:
+                out.add(path)
+    raise_all(errors)
     return sorted(out, key=lambda p: display_path(p))
 
 
+_KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
+          stat.S_IFDIR: "a folder"}
+
+
+def unsafe_input(path: Path, folder: Path) -> str | None:
+    """Why ``path`` must not be read as input from ``folder``, or None if it may."""
+    try:
+        target = path.resolve(strict=True)
+        inside = target.is_relative_to(folder.resolve(strict=True))
+        mode = target.stat().st_mode
+    except (OSError, RuntimeError):  # a link to nothing, or a loop of links
+        return "cannot read the file: it is a symbolic link to nothing"
+    if not inside:
+        return (f"this is a symbolic link to a file outside {display_path(folder)}: "
+                "put the file itself in the folder")
+    if not stat.S_ISREG(mode):
+        return _not_regular(mode)
+    return None
+
+
+def _not_regular(mode: int) -> str:
+    return f"this is not a regular file but {_KINDS.get(stat.S_IFMT(mode), 'a special file')}: only plain files are read"
+
+
 def read_seeds(paths: Iterable[Path]) -> list[tuple[str, bytes]]:
-    """The input edge: (display path, bytes) of each seed file."""
+    """The input edge: (display path, bytes) of each seed file.
+
+    Opened without blocking and checked on the open file, so a path that became a
+    named pipe since :func:`seed_paths` listed it is refused rather than waited on.
+    """
     out = []
     for p in paths:
+        shown = display_path(p)
         try:
-            out.append((display_path(p), p.read_bytes()))
+            with os.fdopen(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+                mode = os.fstat(f.fileno()).st_mode
+                if not stat.S_ISREG(mode):
+                    raise SeedError(_not_regular(mode), shown)
+                out.append((shown, f.read()))
         except OSError as e:
-            raise SeedError(f"cannot read the file: {e.strerror}", display_path(p)) from None
+            raise SeedError(f"cannot read the file: {e.strerror}", shown) from None
     return out
 
 
@@ -99,6 +149,7 @@ def derive(
     started from the seed bytes (:func:`start_early`). Making titles unique needs
     all of them, and is done after, in order.
     """
+    check_venues(papers)
     pending = early or Pending(partial(_tag_and_title, topics=topics), [p.text for p in papers])
     merged = deduplicate(papers)
     if curation is not None:
@@ -155,7 +206,10 @@ def load_curation(seed_dirs: Sequence[Path]) -> curate.Curation | None:
     """The curation file of the first seed folder that has one."""
     for d in seed_dirs:
         path = d / CURATION_FILE
-        if d.is_dir() and path.exists():
+        if d.is_dir() and (path.exists() or path.is_symlink()):
+            problem = unsafe_input(path, d)
+            if problem:
+                raise CurationError(problem, display_path(path))
             return curate.load_curation(path, display_path(path))
     return None
 
@@ -210,7 +264,11 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
     laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
-    files = render_site(digest, seed_files=len(seeds), start=Pending)
+    try:
+        files = render_site(digest, seed_files=len(seeds), start=Pending)
+    except GeneratorError:
+        laying.cancel()
+        raise
     watch.lap("render")
     coordinates, info = laying.result()
     files.update(explore.render_explore(digest, coordinates, info.span))

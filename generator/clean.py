@@ -1,20 +1,27 @@
-"""Stage 6, clean: an abstract's text as safe Markdown, plain text and links.
+"""Stage 3, clean: an abstract's text as safe HTML, plain text and links.
 
-An abstract is split once into segments: text, math (``$...$``, ``$$...$$``,
-``\\(...\\)``), links (bare http(s) URLs, ``\\url{}``, ``\\href{}{}``, Markdown
-links), LaTeX text macros (``\\textbf{}`` and friends) and Markdown ``**bold**``.
+An abstract is split once into segments (:func:`segments`): text, math (``$...$``,
+``$$...$$``, ``\\(...\\)``, ``\\[...\\]``), links (bare http(s) URLs, ``\\url{}``,
+``\\href{}{}``, Markdown links), LaTeX text macros (``\\textbf{}`` and friends) and
+Markdown ``**bold**`` and ``*italics*``.
 
-:func:`to_markdown` then writes Markdown in which nothing from the seed can be
-markup: every ASCII punctuation character of text becomes a numeric character
-reference, so Python-Markdown and its extensions see no syntax at all (no HTML,
-no emphasis, no block syntax, no ``--8<--`` includes, no template braces) while
-the reader sees the very same characters. Only three things are produced as
-syntax, by us: math for arithmatex, emphasis/code for the LaTeX text macros, and
-links whose scheme is http or https.
+:func:`to_html` then writes the segments as HTML, and it is the only place that
+makes markup from a seed: every character of text is HTML-escaped, and the only
+elements are the ones written here, from an allow-list (``strong``, ``em``,
+``code``, ``a`` with a checked http(s) URL, and ``span`` around math). Nothing from a
+seed is handed to Markdown, so no second parser can read it differently.
+
+Every scan is linear in the length of the text and nothing recurses on the seed's
+nesting: brace pairs and closer positions are found once, up front, and nested
+macros are walked with an explicit stack. Nesting deeper than :data:`MAX_DEPTH`
+is kept as text (its words are shown, its emphasis is not).
 """
 from __future__ import annotations
 
+import html
+import ipaddress
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,13 +36,21 @@ from .model import Link
 
 @dataclass(frozen=True)
 class Seg:
-    """A piece of an abstract: kind is text, math, link, strong, em or code."""
+    """A piece of an abstract: kind is text, math, link, strong, em or code.
+
+    ``value`` is the text (of text, math and code segments, and a link's label);
+    ``display`` marks display math (``$$``, ``\\[``).
+    """
 
     kind: str
     value: str = ""
     url: str = ""
     children: tuple["Seg", ...] = ()
+    display: bool = False
 
+
+# Emphasis nested deeper than this shows its words without more emphasis.
+MAX_DEPTH = 4
 
 _MACROS = {
     "textbf": "strong",
@@ -56,164 +71,254 @@ _MACROS = {
 _ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", " ": " ", ",": "\u2009", "\\": "\\"}
 _URL_CHARS = r"[^\s<>\"'`{}|\\^\[\]]"
 _OPENER = re.compile(
-    # The lookahead lets the scanner skip ordinary characters without trying every branch.
+    # The lookahead lets the scanner skip ordinary characters without trying every branch;
+    # possessive quantifiers keep a failed attempt from backtracking.
     r"(?=[$\\\[*hH])"
     r"(?:(?P<dmath>\$\$)"
     r"|(?P<math>\$)"
     r"|\\(?P<paren>\()"
     r"|\\(?P<bracket>\[)"
-    r"|\\(?P<macro>[A-Za-z]+)\s*(?=\{)"
+    r"|\\(?P<macro>[A-Za-z]++)\s*+(?=\{)"
     r"|\\(?P<escape>[%&_#${} ,\\])"
-    r"|(?P<mdlink>\[(?P<label>[^\[\]\n]{1,300})\]\((?P<href>https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
+    r"|(?P<mdlink>\[(?P<label>[^\[\]\n]{1,300}+)\]\((?P<href>https?://[^\s()]++(?:\([^\s()]*+\)[^\s()]*+)*+)\))"
     r"|(?P<strong>\*\*(?=\S))"
     r"|(?<![\w*])(?P<em>\*(?=[^\s*]))"
-    r"|(?P<url>https?://" + _URL_CHARS + r"+))",
+    r"|(?P<url>https?://" + _URL_CHARS + r"++))",
     re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\"*"
 _EM_CLOSE = re.compile(r"(?<=[^\s*])\*(?![\w*])")
-
-
-def _match_brace(s: str, start: int) -> int:
-    """Index just past the ``}`` closing the ``{`` at ``start``, or -1 if unbalanced."""
-    depth = 0
-    i = start
-    while i < len(s):
-        c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
+_MATH_CLOSERS = {"dmath": "$$", "math": "$", "paren": "\\)", "bracket": "\\]"}
 
 
 def trim_url(url: str) -> str:
-    """Drop sentence punctuation and unbalanced closing brackets a URL picked up."""
-    while url:
-        if url[-1] in _TRAILING:
-            url = url[:-1]
-        elif url[-1] == ")" and url.count(")") > url.count("("):
-            url = url[:-1]
+    """Drop sentence punctuation and unbalanced closing brackets a URL picked up (linear)."""
+    opens = url.count("(")
+    closes = url.count(")")
+    end = len(url)
+    while end:
+        c = url[end - 1]
+        if c in _TRAILING:
+            end -= 1
+        elif c == ")" and closes > opens:
+            closes -= 1
+            end -= 1
         else:
             break
-    return url
+    return url[:end]
 
 
-@lru_cache(maxsize=1 << 15)  # links are extracted at parse, the Markdown written at render
+_BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+class _Index:
+    """Where things are in one abstract, found in one pass each: brace pairs and closers.
+
+    Every lookup afterwards is a dictionary access or a binary search, so the scanner
+    never rescans the rest of the text from each opener (which made unclosed
+    ``\\textbf{`` quadratic).
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.brace: dict[int, int] = {}  # index of "{" -> index of its "}"
+        stack: list[int] = []
+        for m in _BRACE_OR_ESCAPE.finditer(text):
+            c = m.group()
+            if c == "{":
+                stack.append(m.start())
+            elif c == "}" and stack:
+                self.brace[stack.pop()] = m.start()
+        self._found: dict[str, list[int]] = {}
+
+    def _positions(self, what: str) -> list[int]:
+        found = self._found.get(what)
+        if found is None:
+            text = self.text
+            if what == "$":
+                # an unescaped dollar: not after a backslash
+                found = [i for i in _all(text, "$") if i == 0 or text[i - 1] != "\\"]
+            elif what == "$$":
+                found = [i for i in _all_overlapping(text, "$$") if i == 0 or text[i - 1] != "\\"]
+            elif what == "em":
+                found = [m.start() for m in _EM_CLOSE.finditer(text)]
+            else:
+                found = list(_all_overlapping(text, what))
+            self._found[what] = found
+        return found
+
+    def next(self, what: str, start: int, limit: int) -> int:
+        """The first position of ``what`` at or after ``start`` and before ``limit``, or -1."""
+        found = self._positions(what)
+        k = bisect_left(found, start)
+        return found[k] if k < len(found) and found[k] < limit else -1
+
+
+def _all(text: str, s: str):
+    i = text.find(s)
+    while i >= 0:
+        yield i
+        i = text.find(s, i + len(s))
+
+
+def _all_overlapping(text: str, s: str):
+    i = text.find(s)
+    while i >= 0:
+        yield i
+        i = text.find(s, i + 1)
+
+
+@dataclass
+class _Frame:
+    kind: str  # strong, em, code, or "text" (a macro whose braces are kept but not shown)
+    end: int  # index where its content ends (its closer starts)
+    skip: int  # length of the closer
+    out: list
+    styled: int = 0  # how many frames up to this one show as markup
+
+
+@lru_cache(maxsize=1 << 15)  # links are extracted at parse, the HTML written at render
 def segments(text: str) -> tuple[Seg, ...]:
     """Split an abstract into segments; text outside recognised syntax stays text."""
-    out: list[Seg] = []
+    index = _Index(text)
+    root = _Frame("root", len(text), 0, [])
+    stack = [root]
     buf: list[str] = []
     pos = 0
 
     def flush() -> None:
         if buf:
-            out.append(Seg("text", "".join(buf)))
+            joined = "".join(buf)
             buf.clear()
+            if joined:
+                stack[-1].out.append(Seg("text", joined))
 
-    while pos < len(text):
-        m = _OPENER.search(text, pos)
+    def open_frame(kind: str, end: int, skip: int) -> None:
+        flush()
+        styled = stack[-1].styled
+        if styled >= MAX_DEPTH:
+            kind = "text"  # too deep: keep the words, drop the emphasis
+        # a "text" frame writes straight into its parent's segments
+        out = stack[-1].out if kind == "text" else []
+        stack.append(_Frame(kind, end, skip, out, styled + (kind != "text")))
+
+    while True:
+        frame = stack[-1]
+        limit = frame.end
+        m = _OPENER.search(text, pos, limit) if pos < limit else None
         if not m:
-            buf.append(text[pos:])
-            break
+            buf.append(text[pos:limit])
+            if frame is root:
+                break
+            flush()
+            stack.pop()
+            if frame.kind != "text":
+                stack[-1].out.append(Seg(frame.kind, children=tuple(frame.out)))
+            pos = limit + frame.skip
+            continue
         buf.append(text[pos : m.start()])
         pos = m.end()
         kind = m.lastgroup
-        if kind in ("dmath", "math", "paren", "bracket"):
-            closer = {"dmath": "$$", "math": "$", "paren": "\\)", "bracket": "\\]"}[kind]
-            end = _find_closer(text, pos, closer)
+        if kind in _MATH_CLOSERS:
+            closer = _MATH_CLOSERS[kind]
+            end = index.next(closer, pos, limit)
             body = text[pos:end].strip() if end >= 0 else ""
             if end >= 0 and body and "$" not in body.replace("\\$", ""):
                 flush()
-                out.append(Seg("math", body))
+                frame.out.append(Seg("math", body, display=kind in ("dmath", "bracket")))
                 pos = end + len(closer)
             else:
                 buf.append(m.group(0))
         elif kind == "macro":
             name = m["macro"]
             brace = m.end()
-            end = _match_brace(text, brace)
-            if end < 0:
+            end = index.brace.get(brace, -1)
+            if end < 0 or end >= limit:
                 buf.append(m.group(0))
                 continue
-            arg = text[brace + 1 : end - 1]
             if name in ("url", "href"):
-                url = trim_url(arg.strip())
-                if name == "href":
-                    end2 = _match_brace(text, end) if end < len(text) and text[end] == "{" else -1
-                    label = text[end + 1 : end2 - 1] if end2 > 0 else url
-                    end = end2 if end2 > 0 else end
-                else:
-                    label = url
-                if re.match(r"https?://", url, re.IGNORECASE):
+                url = trim_url(text[brace + 1 : end].strip())
+                label = url
+                stop = end + 1
+                if name == "href" and stop < limit and text[stop] == "{":
+                    end2 = index.brace.get(stop, -1)
+                    if 0 <= end2 < limit:
+                        label = text[stop + 1 : end2]
+                        stop = end2 + 1
+                if valid_url(url):
                     flush()
-                    out.append(Seg("link", label, url=url))
-                    pos = end
+                    frame.out.append(Seg("link", label, url=url))
                 else:
-                    buf.append(text[m.start() : end])
-                    pos = end
+                    buf.append(text[m.start() : stop])
+                pos = stop
             elif name in _MACROS:
-                flush()
-                role = _MACROS[name]
-                inner = segments(arg)
-                if role == "text":
-                    out.extend(inner)
-                else:
-                    out.append(Seg(role, children=inner))
-                pos = end
+                open_frame(_MACROS[name], end, 1)
+                pos = brace + 1
             else:
                 buf.append(m.group(0))
         elif kind == "escape":
             buf.append(_ESCAPES[m["escape"]])
         elif kind == "mdlink":
-            flush()
-            out.append(Seg("link", m["label"], url=m["href"]))
-        elif kind == "strong":
-            end = text.find("**", pos)
-            if end > pos and not text[end - 1].isspace():
+            if valid_url(m["href"]):
                 flush()
-                out.append(Seg("strong", children=segments(text[pos:end])))
-                pos = end + 2
+                frame.out.append(Seg("link", m["label"], url=m["href"]))
+            else:
+                buf.append(m.group(0))
+        elif kind == "strong":
+            end = index.next("**", pos, limit)
+            if end > pos and not text[end - 1].isspace():
+                open_frame("strong", end, 2)
             else:
                 buf.append(m.group(0))
         elif kind == "em":
             # *Patch-level Inference*: a closing star after a non-space, not inside a
-            # word ("a*b*c" and "x * y" stay text), and no other star in between
-            end = _EM_CLOSE.search(text, pos)
-            if end:
-                flush()
-                out.append(Seg("em", children=segments(text[pos : end.start()])))
-                pos = end.end()
+            # word ("a*b*c" and "x * y" stay text)
+            end = index.next("em", pos, limit)
+            if end >= 0:
+                open_frame("em", end, 1)
             else:
                 buf.append(m.group(0))
         elif kind == "url":
             url = trim_url(m.group(0))
-            flush()
-            out.append(Seg("link", url, url=url))
+            if valid_url(url):
+                flush()
+                frame.out.append(Seg("link", url, url=url))
+            else:
+                buf.append(url)
             pos = m.start() + len(url)
     flush()
-    return tuple(s for s in out if s.kind != "text" or s.value)
-
-
-def _find_closer(text: str, pos: int, closer: str) -> int:
-    """Index of the unescaped closer of math opened before ``pos``, or -1."""
-    i = pos
-    while True:
-        i = text.find(closer, i)
-        if i < 0:
-            return -1
-        if closer.startswith("\\") or text[i - 1] != "\\":
-            return i
-        i += 1
+    return tuple(s for s in root.out if s.kind != "text" or s.value)
 
 
 # -- links --------------------------------------------------------------------
+
+# A host name: labels of letters, digits and hyphens (any script), separated by dots.
+_HOST = re.compile(r"[^\W_][\w-]*+(?:\.[\w-]++)*+\.?")
+
+
+def valid_url(url: str) -> bool:
+    """Whether ``url`` is an http(s) URL with a host that parses (and a port, if any, that does).
+
+    ``urlsplit`` raises on a bracketed host that is not an IP address
+    (``https://[evil.example]/``); such a URL is text, never a link.
+    """
+    if not re.match(r"https?://", url, re.IGNORECASE):
+        return False
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018  (raises ValueError on a port that is not a number in range)
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if "[" in parts.netloc:
+        try:
+            ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        return True
+    return _HOST.fullmatch(host) is not None
 
 
 @lru_cache(maxsize=1)
@@ -224,6 +329,8 @@ def _link_rules() -> list[dict]:
 
 def link_kind(url: str) -> str:
     """``code``, ``data``, ``paper`` or ``project`` for a URL, by its host and path."""
+    if not valid_url(url):
+        return "project"
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     for rule in _link_rules():
@@ -234,9 +341,12 @@ def link_kind(url: str) -> str:
 
 
 def _walk(segs: tuple[Seg, ...]):
-    for s in segs:
+    """Every segment, depth first; the tree is at most :data:`MAX_DEPTH` + 2 deep."""
+    todo = list(reversed(segs))
+    while todo:
+        s = todo.pop()
         yield s
-        yield from _walk(s.children)
+        todo.extend(reversed(s.children))
 
 
 def extract_links(text: str) -> tuple[Link, ...]:
@@ -248,79 +358,101 @@ def extract_links(text: str) -> tuple[Link, ...]:
     return tuple(seen.values())
 
 
+def safe_href(url: str) -> str:
+    """A checked URL as the value of an ``href`` attribute (percent-encoded, then HTML-escaped)."""
+    return html.escape(quote(url, safe="/:?#[]@!$&'*+,;=%-._~()"), quote=True)
+
+
+# -- math -----------------------------------------------------------------------
+
+# Math is drawn by KaTeX in the reader's browser. A formula that is very long, very
+# deeply nested or that moves things far (\kern{-5000em}) can hang or crash the
+# tab, so such a formula is shown as its TeX source instead, with a note.
+MAX_MATH_CHARS = 500
+MAX_MATH_DEPTH = 8
+MAX_MATH_COMMANDS = 60
+MAX_SHIFT_EM = 5.0
+_MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}]")
+# Commands that move or size things by a dimension the formula gives.
+_DIMENSION = re.compile(
+    r"\\(?:kern|mkern|mskip|hskip|vskip|hspace|vspace|raisebox|rule|lower|raise|moveleft|moveright|"
+    r"above|abovewithdelims|genfrac)(?![A-Za-z])"
+)
+_NUMBER_UNIT = re.compile(r"(-?\s*[0-9]*\.?[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)", re.IGNORECASE)
+_EM_PER_UNIT = {"em": 1, "ex": 0.45, "mu": 1 / 18, "pt": 0.1, "bp": 0.1, "px": 0.1, "pc": 1.2, "dd": 0.107,
+                "cc": 1.28, "mm": 0.285, "cm": 2.85, "in": 7.2, "sp": 0, "nd": 0.107, "nc": 1.28}
+
+
+def math_problem(tex: str) -> str:
+    """Why a formula is not drawn (a short reason for the reader), or "" if it is safe to draw."""
+    if len(tex) > MAX_MATH_CHARS:
+        return f"longer than {MAX_MATH_CHARS} characters"
+    depth = deepest = commands = 0
+    for m in _MATH_TOKEN.finditer(tex):
+        tok = m.group()
+        if tok == "{" or tok in ("\\left", "\\begin"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok == "}" or tok in ("\\right", "\\end"):
+            depth -= 1
+        if tok.startswith("\\") and len(tok) > 2:
+            commands += 1
+    if deepest > MAX_MATH_DEPTH:
+        return f"nested more than {MAX_MATH_DEPTH} levels deep"
+    if commands > MAX_MATH_COMMANDS:
+        return f"more than {MAX_MATH_COMMANDS} commands"
+    if _DIMENSION.search(tex):
+        for num, unit in _NUMBER_UNIT.findall(tex):
+            if abs(float(num.replace(" ", ""))) * _EM_PER_UNIT[unit.lower()] > MAX_SHIFT_EM:
+                return "it moves or sizes something too far"
+    return ""
+
+
 # -- output -------------------------------------------------------------------
 
-# Every ASCII character that any Markdown syntax (or a pymdownx extension that
-# might be enabled one day) starts with. Plain sentence punctuation stays as is
-# so the generated Markdown remains readable; a period after a digit is escaped
-# because "1. " opens an ordered list.
-_SYNTAX = "!#$&()*+-:<>[\\]^_`{|}~"
-_ENTITY = {c: f"&#{ord(c)};" for c in _SYNTAX + "."}
-_TO_ESCAPE = re.compile("[" + re.escape(_SYNTAX) + r"]|(?<=\d)\.")
 _WS = re.compile(r"\s+")
 
 
-def _entity(m: re.Match) -> str:
-    return _ENTITY[m.group()]
+def esc(text: str) -> str:
+    """Text as HTML text or attribute value: ``& < > " '`` as character references."""
+    return html.escape(text, quote=True)
 
 
-def escape_markdown(text: str) -> str:
-    """Text that Markdown shows as itself: syntax characters as character references."""
-    if "  " in text or "\n" in text or "\t" in text:
-        text = _WS.sub(" ", text)
-    return _TO_ESCAPE.sub(_entity, text)
+def _math_html(s: Seg) -> str:
+    tex = _WS.sub(" ", s.value)
+    problem = math_problem(tex)
+    if problem:
+        delim = "$$" if s.display else "$"
+        note = f"Shown as TeX source, not drawn: {problem}."
+        return f'<span class="digest-math-source" title="{esc(note)}">{esc(delim + tex + delim)}</span>'
+    left, right = ("\\[", "\\]") if s.display else ("\\(", "\\)")
+    return f'<span class="arithmatex">{left}{esc(tex)}{right}</span>'
 
 
-def _safe_href(url: str) -> str:
-    return quote(url, safe="/:?#[]@!$&*+,;=%-._~")
-
-
-def _code(value: str) -> str:
-    value = _WS.sub(" ", value).strip()
-    if not value:
-        return ""
-    fence = "`"
-    while fence in value:
-        fence += "`"
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
-
-
-def _wrap(raw: str, inner: str) -> str:
-    """``inner`` with the whitespace that ``raw`` had at either end kept outside it.
-
-    Emphasis and code spans cannot start or end with a space, so ``a\\textbf{ b }c``
-    becomes ``a **b** c``: the words stay apart, as the reader of the source sees them.
-    """
-    if not raw.strip():
-        return " " if raw else ""
-    lead = " " if raw[0].isspace() else ""
-    trail = " " if raw[-1].isspace() else ""
-    return f"{lead}{inner}{trail}"
-
-
-def _md(segs: tuple[Seg, ...]) -> str:
+def _html(segs: tuple[Seg, ...]) -> str:
     parts: list[str] = []
     for s in segs:
         if s.kind == "text":
-            parts.append(escape_markdown(s.value))
+            value = s.value
+            if "\n" in value or "\r" in value or "\t" in value or "  " in value:
+                value = _WS.sub(" ", value)  # parse folds whitespace; a raw HTML block must stay one line
+            parts.append(esc(value))
         elif s.kind == "math":
-            parts.append(f"${_WS.sub(' ', s.value)}$")
+            parts.append(_math_html(s))
         elif s.kind == "link":
-            parts.append(f"[{escape_markdown(s.value)}]({_safe_href(s.url)})")
+            parts.append(f'<a href="{safe_href(s.url)}" rel="nofollow ugc">{esc(s.value)}</a>')
         elif s.kind in ("strong", "em"):
-            raw = _md(s.children)
-            mark = "**" if s.kind == "strong" else "*"
-            parts.append(_wrap(raw, f"{mark}{raw.strip()}{mark}"))
+            inner = _html(s.children)
+            parts.append(f"<{s.kind}>{inner}</{s.kind}>" if inner.strip() else inner)
         elif s.kind == "code":
-            raw = _plain(s.children)
-            parts.append(_wrap(raw, _code(raw)))
+            raw = _WS.sub(" ", _plain(s.children))
+            parts.append(f"<code>{esc(raw)}</code>" if raw.strip() else raw)
     return "".join(parts)
 
 
-def to_markdown(text: str) -> str:
-    """The abstract as one line of Markdown that can only be text, math, emphasis, code and links."""
-    return _md(segments(text)).strip()
+def to_html(text: str) -> str:
+    """The abstract as inline HTML that can only be text, math, emphasis, code and checked links."""
+    return _html(segments(text)).strip()
 
 
 def to_plain(segs_or_text: tuple[Seg, ...] | str) -> str:
@@ -338,7 +470,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
 
 def first_sentence(text: str, limit: int = 240) -> str:
     """The abstract's first sentence as raw text, cut at a word boundary past ``limit``."""
-    head = _SENTENCE_END.split(text, maxsplit=1)[0]
+    head = _SENTENCE_END.split(text[: limit * 4], maxsplit=1)[0]
     if len(head) > limit:
         head = head[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
     return head

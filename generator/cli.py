@@ -58,13 +58,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     topics = load_taxonomy()
     try:
         submitted = parse_all(read_seeds(checked))
+        existing = parse_all(read_seeds(existing_paths))
+        curation = load_curation([args.seeds])
+        # checks across files (a venue written two ways) happen here
+        _, verdicts = check(existing, submitted, topics, curation)
     except GeneratorError as e:
         if args.format == "markdown":
             sys.stdout.write(errors_markdown(_messages(e)))
         raise
-    existing = parse_all(read_seeds(existing_paths))
-    curation = load_curation([args.seeds])
-    _, verdicts = check(existing, submitted, topics, curation)
     report = report_markdown(verdicts, args.site_url) if args.format == "markdown" else report_text(verdicts)
     sys.stdout.write(report)
     return 0

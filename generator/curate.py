@@ -21,13 +21,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from . import schema
 from .errors import CurationError, GeneratorError, raise_all
 from .model import Paper, Topic
+from .schema import check
 from .yamlfile import YamlFile, load_yaml
 
-# Each key an entry may set, with the type its value must have.
-FIELDS: dict[str, type] = {"title": str, "tags": list, "featured": bool, "hide": str, "note": str}
-_KIND_NAMES = {str: "string", list: "list of topic names", bool: "boolean (true or false)"}
 WHERE_IDS_ARE = "docs/papers.json lists every id after a build"
 
 
@@ -79,79 +78,26 @@ def load_curation(path: Path, shown: str) -> Curation:
 
 
 def read_curation(doc: YamlFile) -> Curation:
-    """Validate a parsed curation file (see :func:`load_curation`)."""
+    """Validate a parsed curation file (see :func:`load_curation`); its shape is
+    :data:`generator.schema.CURATION`."""
+    problem = check(doc, schema.CURATION, CurationError)
+    problem.raise_all()
     if doc.data is None:
         return Curation(doc.path)
-    if not isinstance(doc.data, dict):
-        raise CurationError(
-            f"expected a mapping from paper id to corrections, not a {type(doc.data).__name__}", doc.path, 1
-        )
-    problems: list[GeneratorError] = []
-    entries = []
-    for key, fields in doc.data.items():
-        entry = _read_entry(doc, key, fields, problems)
-        if entry is not None:
-            entries.append(entry)
-    raise_all(problems)
-    return Curation(doc.path, tuple(entries))
+    return Curation(doc.path, tuple(_entry(doc, key, fields) for key, fields in doc.data.items()))
 
 
-def _read_entry(doc: YamlFile, key: object, fields: object, problems: list[GeneratorError]) -> Entry | None:
-    line = doc.line(key)
-
-    def problem(message: str, *keys: object) -> None:
-        problems.append(CurationError(message, doc.path, doc.line(key, *keys)))
-
-    if not isinstance(key, str):
-        # YAML reads an id of digits only as a number (and drops leading zeros), so ask for quotes
-        problem(f"paper id {key!r} must be written in quotes, like \"{key}\"")
-        return None
-    label = f"entry {key!r}"
-    expected = ", ".join(FIELDS)
-    if not isinstance(fields, dict) or not fields:
-        problem(f"{label}: expected a mapping with at least one of: {expected}")
-        return None
-    before = len(problems)
-    for name, value in fields.items():
-        kind = FIELDS.get(name) if isinstance(name, str) else None
-        if kind is None:
-            near = difflib.get_close_matches(str(name), FIELDS, n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
-            problem(f"{label}: unknown key {name!r} ({hint}expected one of: {expected})", name)
-        elif not isinstance(value, kind):
-            problem(f"{label}: {name!r} must be a {_KIND_NAMES[kind]}, not {_type_name(value)}", name)
-        elif kind is str and not value.strip():
-            problem(f"{label}: {name!r} must not be empty", name)
-        elif kind is list:
-            if not value:
-                problem(f"{label}: 'tags' must name at least one topic", name)
-            seen: set[str] = set()
-            for i, tag in enumerate(value):
-                if not isinstance(tag, str) or not tag.strip():
-                    problem(f"{label}: 'tags' entries must be topic names, not {tag!r}", name, i)
-                elif tag.strip() in seen:
-                    problem(f"{label}: topic {tag.strip()!r} is listed twice", name, i)
-                seen.add(tag.strip() if isinstance(tag, str) else "")
-    if len(problems) > before:
-        return None
+def _entry(doc: YamlFile, key: str, fields: dict) -> Entry:
     tags = fields.get("tags")
     return Entry(
         id=key,
-        line=line,
+        line=doc.line(key),
         title=fields["title"].strip() if "title" in fields else None,
         tags=tuple(t.strip() for t in tags) if tags is not None else None,
         tag_lines=tuple(doc.line(key, "tags", i) for i in range(len(tags))) if tags is not None else (),
         featured=fields.get("featured"),
         hide=fields["hide"].strip() if "hide" in fields else None,
         note=fields["note"].strip() if "note" in fields else None,
-    )
-
-
-def _type_name(value: object) -> str:
-    if value is None:
-        return "nothing"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list", dict: "a mapping"}.get(
-        type(value), type(value).__name__
     )
 
 

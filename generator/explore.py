@@ -22,13 +22,13 @@ them with ``textContent``, never as HTML.
 """
 from __future__ import annotations
 
-import html
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from .clean import escape_markdown
+from .clean import esc
 from .model import Digest, Paper, Topic
+from .venues import venue_slug
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +39,6 @@ READING_LIST_PAGE = "reading-list.md"
 FILES = (MAP_JSON, MAP_PAGE, READING_LIST_PAGE)
 NEWEST = 10
 _NOT_INDEXED = {"search": {"exclude": True}}
-
-
-def _venue_slug(venue: str, year: int) -> str:
-    from .render import venue_slug  # one slug rule for venue pages and the map
-
-    return venue_slug(venue, year)
 
 
 def quantise(value: float) -> int:
@@ -70,7 +64,7 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
         "version": 1,
         "span": round(span, 3),
         "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
-        "venues": [{"name": f"{v} {y}", "slug": _venue_slug(v, y)} for v, y in venues],
+        "venues": [{"name": f"{v} {y}", "slug": venue_slug(v, y)} for v, y in venues],
         "aliases": dict(sorted(aliases.items())),
         "papers": rows,
     }
@@ -99,58 +93,52 @@ def read_previous(text: str) -> tuple[dict[str, tuple[float, float]], float]:
         return {}, 0.0
 
 
-def _front(meta: dict) -> str:
-    from .render import front_matter
+def _page(meta: dict, *html: str) -> str:
+    """A page as :mod:`generator.render` writes them: front matter, then one HTML block."""
+    from .render import front_matter, html_block  # render imports this module
 
-    return front_matter(meta)
+    return front_matter(meta) + "\n" + html_block(*html)
 
 
 def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], placed: int) -> str:
     """The /map/ page: the map (drawn by map.js into #digest-map) and, as its text
     alternative, every topic with its count, its list page and its place on the map."""
-    head = _front({"title": "Map", "hide": ["navigation", "toc"], **_NOT_INDEXED})
-    lines = [
-        "# Map of the digest",
-        "",
-        f"Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
-        "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "
-        "zoom with the wheel, the buttons or two fingers, and drag to move. The topic and venue pages, "
-        "and the list below, hold the same papers as links.",
-        "",
-        '<div id="digest-map" class="digest-map"><p>The map needs JavaScript. Every paper is on the '
-        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p></div>',
-        "",
-        "## Topics on the map",
-        "",
-        "| Topic | Papers | |",
-        "| --- | ---: | --- |",
-    ]
+    rows = []
     for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, ())), t.name)):
         n = len(by_topic.get(t.name, ()))
         if n:
-            lines.append(f"| [{escape_markdown(t.name)}](topics/{t.slug}.md) | {n} | "
-                         f'<a href="./?topic={html.escape(t.slug)}">Show on the map</a> |')
-    lines += [
-        "",
-        "How the map is made: tf-idf over the abstracts, reduced by truncated SVD, laid out by t-SNE at build time; "
-        "papers already on the map start from where they were, so adding papers moves them little.",
-    ]
-    return head + "\n" + "\n".join(lines) + "\n"
+            rows.append(f'<tr><td><a href="../topics/{esc(t.slug)}/">{esc(t.name)}</a></td>'
+                        f'<td style="text-align: right">{n}</td>'
+                        f'<td><a href="./?topic={esc(t.slug)}">Show on the map</a></td></tr>')
+    return _page(
+        {"title": "Map", "hide": ["navigation", "toc"], **_NOT_INDEXED},
+        "<h1>Map of the digest</h1>",
+        f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
+        "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "
+        "zoom with the wheel, the buttons or two fingers, and drag to move. The topic and venue pages, "
+        "and the list below, hold the same papers as links.</p>",
+        '<div id="digest-map" class="digest-map"><p>The map needs JavaScript. Every paper is on the '
+        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p></div>',
+        "<h2>Topics on the map</h2>",
+        "<table>",
+        '<thead><tr><th>Topic</th><th style="text-align: right">Papers</th><th>On the map</th></tr></thead>',
+        "<tbody>", *rows, "</tbody>",
+        "</table>",
+        "<p>How the map is made: tf-idf over the abstracts, reduced by truncated SVD, laid out by t-SNE at build "
+        "time; papers already on the map start from where they were, so adding papers moves them little.</p>",
+    )
 
 
 def render_reading_list_page() -> str:
     """The /reading-list/ page; reading-list.js fills #digest-reading-list from localStorage."""
-    head = _front({"title": "Reading list", **_NOT_INDEXED})
-    lines = [
-        "# Reading list",
-        "",
-        "Star a paper (☆ beside its title on its page, in the lists and in search results) to keep it here. "
+    return _page(
+        {"title": "Reading list", **_NOT_INDEXED},
+        "<h1>Reading list</h1>",
+        "<p>Star a paper (☆ beside its title on its page, in the lists and in search results) to keep it here. "
         "The list is kept in this browser only: nothing is sent anywhere. Export it to keep it or move it "
-        "to another browser, and import it there.",
-        "",
+        "to another browser, and import it there.</p>",
         '<div id="digest-reading-list" class="digest-reading-list"><p>The reading list needs JavaScript.</p></div>',
-    ]
-    return head + "\n" + "\n".join(lines) + "\n"
+    )
 
 
 def newest(papers: Sequence[Paper], added: Mapping[str, str] | None = None, n: int = NEWEST) -> list[Paper]:
@@ -161,25 +149,24 @@ def newest(papers: Sequence[Paper], added: Mapping[str, str] | None = None, n: i
     return sorted(papers, key=lambda p: (added.get(p.id, ""), p.year, p.source.file, p.source.line, p.id), reverse=True)[:n]
 
 
-def home_sections(papers: Sequence[Paper], placed: int, entry, added: Mapping[str, str] | None = None) -> list[str]:
-    """Markdown lines of the home page's "Newest additions" and "Map" sections; ``entry(p)``
+def home_sections(papers: Sequence[Paper], placed: int, entry: Callable[[Paper], str],
+                  added: Mapping[str, str] | None = None) -> list[str]:
+    """HTML lines of the home page's "Newest additions" and "Map" sections; ``entry(p)``
     renders a paper's list item the way the other lists do."""
-    lines = ["## Newest additions", ""] + [entry(p) for p in newest(papers, added)] + [""]
+    lines = ['<h2 id="newest-additions">Newest additions</h2>', '<ul class="digest-list">',
+             *(entry(p) for p in newest(papers, added)), "</ul>"]
     if placed:
         lines += [
-            "## Map",
-            "",
-            f'<a class="digest-map-preview-link" href="map/"><span class="digest-map-preview"></span>'
-            f"Open the map of all {placed} papers</a>",
-            "",
+            '<h2 id="map">Map</h2>',
+            f'<p><a class="digest-map-preview-link" href="map/"><span class="digest-map-preview"></span>'
+            f"Open the map of all {placed} papers</a></p>",
         ]
     return lines
 
 
 def map_link(topic: Topic) -> str:
-    """A topic page's link to the map filtered to the topic (raw HTML: MkDocs rewrites only
-    links to pages, and this one carries a query; the page is at /topics/<slug>/)."""
-    return f'<a href="../../map/?topic={html.escape(topic.slug)}">Show them on the map</a>'
+    """A topic page's link to the map filtered to the topic (the page is at /topics/<slug>/)."""
+    return f'<a href="../../map/?topic={esc(topic.slug)}">Show them on the map</a>'
 
 
 def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> dict[str, str]:

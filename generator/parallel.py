@@ -132,3 +132,10 @@ class Background:
         finally:
             self._pool.close()
             self._pool.join()
+
+    def cancel(self) -> None:
+        """Stop the worker: its result is no longer wanted (the build failed)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None

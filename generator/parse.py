@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .chars import INVISIBLE
 from .errors import GeneratorError, SeedError, raise_all
 from .identify import paper_id
 from .model import Paper, Source
@@ -19,13 +20,6 @@ HEADER = re.compile(r"^(?P<venue>[^\s\d][^\t]*?|\d\w*)\s+(?P<year>\d{4})\s+Paper
 MIN_WORDS = 20
 MAX_HEADER_CHARS = 80
 
-# Invisible characters that can reorder or hide text (bidi controls, zero-width
-# marks). They carry no content in an abstract, so they are removed, never shown.
-INVISIBLE = dict.fromkeys(
-    [0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x061C, 0x180E]
-    + list(range(0x202A, 0x202F))
-    + list(range(0x2066, 0x206A))
-)
 
 
 # Unicode category Cc: C0 controls, DEL and C1 controls. Tab is allowed.
@@ -145,7 +139,9 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
     # a contributor should be able to fix a file in one round.
 
     try:
-        venue, year = parse_header(lines[0], path)
+        # Invisible marks go from the header as from abstracts: a bidi override in the
+        # venue would reorder it on every page that shows it, and no editor shows it.
+        venue, year = parse_header(lines[0].translate(INVISIBLE), path)
     except SeedError as e:
         errors.append(e)
         venue, year = "", 0

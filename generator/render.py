@@ -2,12 +2,14 @@
 
 Pure: :func:`render_site` returns ``{relative path: content}`` for every generated
 file; :mod:`generator.write` puts them on disk. Paper pages are laid out by the
-``paper.html`` template in ``overrides/``; the Markdown here carries the abstract
-(made safe by :func:`generator.clean.to_markdown`) and the front matter the rest.
+``paper.html`` template in ``overrides/`` from the front matter. Every page body is
+one block of HTML written here from escaped text and the few elements
+:func:`generator.clean.to_html` allows; Markdown passes such a block through as it is,
+so no seed text is ever parsed as Markdown (links are written as the final
+directory URLs for the same reason).
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -15,12 +17,11 @@ from functools import lru_cache, partial
 from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
 from typing import Any
 
-from slugify import slugify
-
-from .clean import escape_markdown, first_sentence, to_markdown, to_plain
+from .clean import esc, first_sentence, to_html, to_plain
 from .explore import home_sections, map_link
 from .model import Digest, Paper, Topic
 from .parallel import Later
+from .venues import venue_slug
 
 # start(fn, papers) begins fn(papers) and returns something whose result() gives it:
 # generator.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
@@ -107,11 +108,6 @@ def paper_url(p: Paper) -> str:
     return f"papers/{p.id}/"
 
 
-@lru_cache(maxsize=4096)
-def venue_slug(venue: str, year: int) -> str:
-    return slugify(f"{venue} {year}")
-
-
 def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:
     return {t.name: t.slug for t in topics}
 
@@ -120,7 +116,7 @@ def render_paper(p: Paper, slugs: dict[str, str]) -> str:
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
         # so the title is stored HTML-escaped (papers.json has it plain).
-        "title": html.escape(p.title),
+        "title": esc(p.title),
         "id": p.id,
         "venue": p.venue,
         "year": p.year,
@@ -137,20 +133,26 @@ def render_paper(p: Paper, slugs: dict[str, str]) -> str:
     if p.featured:
         meta["featured"] = True
     # Material writes the description into a <meta content="..."> attribute unescaped.
-    meta["description"] = html.escape(to_plain(first_sentence(p.text, 160)), quote=True)
-    return front_matter(meta) + "\n" + to_markdown(p.text) + "\n"
+    meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
+    # The abstract is a raw HTML block made by clean.to_html: Markdown passes it through
+    # untouched, so nothing from the seed is ever read as Markdown.
+    return front_matter(meta) + "\n" + html_block(f"<p>{to_html(p.text)}</p>")
+
+
+def html_block(*parts: str) -> str:
+    """Page content that Markdown passes through as it is: block-level HTML written by us."""
+    return "\n".join(parts) + "\n"
+
+
+def _up(page_url: str) -> str:
+    """The relative prefix from a page (its directory URL, e.g. ``topics/rl/``) to the site root."""
+    return "../" * page_url.count("/")
 
 
 @lru_cache(maxsize=1 << 16)
-def _md_cached(text: str) -> str:
-    """Titles and first sentences are listed on several pages; strings hash once."""
-    return escape_markdown(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _summary_md(text: str, venue: str, year: int) -> str:
+def _summary_html(text: str, venue: str, year: int) -> str:
     """Venue and first sentence: the same on every topic and venue page that lists the paper."""
-    return f" · {escape_markdown(f'{venue} {year}')}  \n  {to_markdown(first_sentence(text))}"
+    return f" · {esc(f'{venue} {year}')}<br>\n<span class=\"digest-summary\">{to_html(first_sentence(text))}</span>"
 
 
 def render_alias(p: Paper) -> str:
@@ -159,7 +161,7 @@ def render_alias(p: Paper) -> str:
     A paper keeps the smallest id of its variants, so a duplicate submitted later
     can take over the paper's URL; the old address keeps working through this page.
     """
-    meta = {"title": html.escape(p.title), "template": "redirect.html", "location": f"../{p.id}/", **NOT_INDEXED}
+    meta = {"title": esc(p.title), "template": "redirect.html", "location": f"../{p.id}/", **NOT_INDEXED}
     return front_matter(meta) + "\n"
 
 
@@ -167,9 +169,13 @@ def _render_papers(papers: Sequence[Paper], slugs: dict[str, str]) -> list[str]:
     return [render_paper(p, slugs) for p in papers]
 
 
-def _entry(p: Paper, prefix: str) -> str:
+def _entry(p: Paper, up: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    return f"- [{_md_cached(p.title)}]({prefix}{paper_path(p)}){_summary_md(p.text, p.venue, p.year)}"
+    return f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
+
+
+def _entries(papers: Iterable[Paper], up: str) -> list[str]:
+    return ['<ul class="digest-list">', *(_entry(p, up) for p in _by_title(papers)), "</ul>"]
 
 
 def _by_title(papers: Iterable[Paper]) -> list[Paper]:
@@ -181,55 +187,75 @@ def _count(n: int, what: str) -> str:
 
 
 def render_topic(topic: Topic, papers: list[Paper]) -> str:
-    head = front_matter({"title": html.escape(topic.name), **NOT_INDEXED})
-    lines = [f"# {escape_markdown(topic.name)}", "", escape_markdown(topic.description), "",
-             f"**{_count(len(papers), 'paper')}** · {map_link(topic)}", ""]
-    lines += [_entry(p, "../") for p in _by_title(papers)]
-    return head + "\n" + "\n".join(lines) + "\n"
+    head = front_matter({"title": esc(topic.name), **NOT_INDEXED})
+    up = _up(f"topics/{topic.slug}/")
+    return head + "\n" + html_block(
+        f"<h1>{esc(topic.name)}</h1>",
+        f"<p>{esc(topic.description)}</p>",
+        f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)}</p>",
+        *_entries(papers, up),
+    )
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> list[str]:
+    """An HTML table; cells are HTML already (escaped by the caller)."""
+    def cells(tag: str, row: Sequence[str]) -> str:
+        return "".join(
+            f'<{tag} style="text-align: right">{c}</{tag}>' if i in numeric else f"<{tag}>{c}</{tag}>"
+            for i, c in enumerate(row)
+        )
+
+    return ["<table>", f"<thead><tr>{cells('th', head)}</tr></thead>", "<tbody>",
+            *(f"<tr>{cells('td', r)}</tr>" for r in rows), "</tbody>", "</table>"]
 
 
 def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str:
     head = front_matter({"title": "Topics", **NOT_INDEXED})
-    lines = ["# Topics", "", "| Topic | Papers | What it covers |", "| --- | ---: | --- |"]
+    rows = []
     for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, [])), t.name)):
         n = len(by_topic.get(t.name, []))
-        lines.append(f"| [{escape_markdown(t.name)}]({t.slug}.md) | {n} | {escape_markdown(t.description)} |")
-    return head + "\n" + "\n".join(lines) + "\n"
+        rows.append((f'<a href="{t.slug}/">{esc(t.name)}</a>', str(n), esc(t.description)))
+    return head + "\n" + html_block("<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
 
 
 def render_venue(venue: str, year: int, papers: list[Paper]) -> str:
     name = f"{venue} {year}"
-    head = front_matter({"title": html.escape(name), **NOT_INDEXED})
-    lines = [f"# {escape_markdown(name)}", "", f"**{_count(len(papers), 'paper')}**", ""]
-    lines += [_entry(p, "../") for p in _by_title(papers)]
-    return head + "\n" + "\n".join(lines) + "\n"
+    head = front_matter({"title": esc(name), **NOT_INDEXED})
+    up = _up(f"venues/{venue_slug(venue, year)}/")
+    return head + "\n" + html_block(
+        f"<h1>{esc(name)}</h1>",
+        f"<p><strong>{_count(len(papers), 'paper')}</strong></p>",
+        *_entries(papers, up),
+    )
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
     head = front_matter({"title": "Venues", **NOT_INDEXED})
-    lines = ["# Venues", "", "| Venue | Papers |", "| --- | ---: |"]
-    for (venue, year), papers in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold())):
-        lines.append(f"| [{escape_markdown(f'{venue} {year}')}]({venue_slug(venue, year)}.md) | {len(papers)} |")
-    return head + "\n" + "\n".join(lines) + "\n"
+    rows = [
+        (f'<a href="{venue_slug(venue, year)}/">{esc(f"{venue} {year}")}</a>', str(len(papers)))
+        for (venue, year), papers in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold()))
+    ]
+    return head + "\n" + html_block("<h1>Venues</h1>", *_table(("Venue", "Papers"), rows, numeric=(1,)))
 
 
 def render_list(papers: list[Paper]) -> str:
     head = front_matter({"title": "All papers", **NOT_INDEXED})
     merged = sum(p.merged for p in papers)
+    up = _up("list/")
     lines = [
-        "# All papers",
-        "",
-        f"Every paper of the digest once: **{_count(len(papers), 'paper')}**, "
-        f"after merging **{_count(merged, 'duplicate submission')}**.",
-        "",
+        "<h1>All papers</h1>",
+        f"<p>Every paper of the digest once: <strong>{_count(len(papers), 'paper')}</strong>, "
+        f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>.</p>",
+        '<ul class="digest-list">',
     ]
     for p in _by_title(papers):
-        item = f"- [{_md_cached(p.title)}]({paper_path(p)}) · {escape_markdown(f'{p.venue} {p.year}')}"
+        item = f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
         if p.merged:
-            where = ", ".join(escape_markdown(str(s)) for s in p.sources)
+            where = ", ".join(esc(str(s)) for s in p.sources)
             item += f" · merged from {len(p.sources)} submissions: {where}"
-        lines.append(item)
-    return head + "\n" + "\n".join(lines) + "\n"
+        lines.append(item + "</li>")
+    lines.append("</ul>")
+    return head + "\n" + html_block(*lines)
 
 
 def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int) -> str:
@@ -238,37 +264,35 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
     merged = sum(p.merged for p in papers)
     head = front_matter({"title": "Home", **NOT_INDEXED})
     lines = [
-        "# ML Paper Digest",
-        "",
-        "A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
+        "<h1>ML Paper Digest</h1>",
+        "<p>A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
         "seed files. Titles, topics and links are derived from each abstract; duplicates submitted in several files "
-        "are merged into one paper. Use the search box, or browse by [topic](topics/index.md), "
-        "[venue](venues/index.md) or the [list of all papers](list.md).",
-        "",
-        "Search matches words as you type them; papers holding every word come first. Put "
-        '`"two words"` in quotes to find them together, or write `-word` to leave out papers that mention it.',
-        "",
-        "| Papers | Venues | Topics | Seed files | Duplicates merged |",
-        "| ---: | ---: | ---: | ---: | ---: |",
-        f"| {len(papers)} | {len(venues)} | {sum(1 for v in by_topic.values() if v)} | {seed_files} | {merged} |",
-        "",
+        'are merged into one paper. Use the search box, or browse by <a href="topics/">topic</a>, '
+        '<a href="venues/">venue</a> or the <a href="list/">list of all papers</a>.</p>',
+        "<p>Search matches words as you type them; papers holding every word come first. Put "
+        '<code>"two words"</code> in quotes to find them together, or write <code>-word</code> to leave out papers '
+        "that mention it.</p>",
+        *_table(
+            ("Papers", "Venues", "Topics", "Seed files", "Duplicates merged"),
+            [(str(len(papers)), str(len(venues)), str(sum(1 for v in by_topic.values() if v)), str(seed_files), str(merged))],
+            numeric=range(5),
+        ),
     ]
     lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""))
     featured = [p for p in papers if p.featured]
     if featured:
-        lines += ["## Featured", ""] + [_entry(p, "") for p in _by_title(featured)] + [""]
+        lines += ["<h2>Featured</h2>", *_entries(featured, "")]
     slugs = _topic_slugs(digest.topics)
     largest = sorted(((len(v), k) for k, v in by_topic.items() if v), key=lambda x: (-x[0], x[1]))[:10]
-    lines += ["## Largest topics", ""]
-    lines += [f"- [{escape_markdown(name)}](topics/{slugs[name]}.md) · {n}" for n, name in largest if name in slugs]
+    lines += ["<h2>Largest topics</h2>", "<ul>"]
+    lines += [f'<li><a href="topics/{slugs[name]}/">{esc(name)}</a> · {n}</li>' for n, name in largest if name in slugs]
     lines += [
-        "",
-        "## Contribute",
-        "",
-        "Add a seed file of abstracts by pull request: a check lists what the digest will make of each abstract. "
-        "See [how to contribute](contribute.md).",
+        "</ul>",
+        "<h2>Contribute</h2>",
+        "<p>Add a seed file of abstracts by pull request: a check lists what the digest will make of each abstract. "
+        'See <a href="contribute/">how to contribute</a>.</p>',
     ]
-    return head + "\n" + "\n".join(lines) + "\n"
+    return head + "\n" + html_block(*lines)
 
 
 def paper_json(p: Paper) -> dict:

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.errors import GeneratorError, TaxonomyError, raise_all
+from generator import schema
+from generator.errors import TaxonomyError
 from generator.model import Paper, Topic
-from generator.yamlfile import YamlFile, load_yaml
+from generator.schema import Report, check
+from generator.yamlfile import load_yaml
 
 TAXONOMY = Path(__file__).with_name("taxonomy.yml")
 
@@ -33,8 +35,6 @@ MIN_SCORE = 2.5
 MIN_SHARE_OF_TOP = 0.2
 
 
-_TOPIC_KEYS = {"name": str, "slug": str, "description": str, "phrases": list, "acronyms": list, "catch_all": bool}
-_REQUIRED = ("name", "slug", "description")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # A sentence boundary, written into the text as a word no phrase can contain.
@@ -55,69 +55,43 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=[\"'(\[$\\]?[A-Z0-9])")
 def load_taxonomy(path: Path | None = None) -> list[Topic]:
     """Read and validate the taxonomy (default: ``taxonomy.yml`` next to this module).
 
-    Every problem of the file is reported at once, each naming the file, the line
-    and the topic. Acronyms are kept with their capitals in :attr:`Topic.phrases`
-    (see :func:`tag_paper`); plain phrases are lower-cased.
+    The file's shape is :data:`generator.schema.TAXONOMY`; on top of it, a slug is
+    lower-case words joined by hyphens, phrases hold words, acronyms capitals,
+    names and slugs are unique and at most one topic is the catch-all. Every
+    problem of the file is reported at once, each naming the file, the line and the
+    topic. Acronyms are kept with their capitals in :attr:`Topic.phrases` (see
+    :func:`tag_paper`); plain phrases are lower-cased.
     """
     doc = load_yaml(path or TAXONOMY, TaxonomyError)
-    data = doc.data
-    if not isinstance(data, dict) or set(data) != {"topics"} or not isinstance(data["topics"], list):
-        raise TaxonomyError("expected a mapping with one key, 'topics', holding a list of topics", doc.path, 1)
-    problems = _Problems(doc)
-    topics = [_read_topic(index, entry, problems) for index, entry in enumerate(data["topics"])]
-    _check_unique(data["topics"], problems)
-    raise_all(problems.errors)
+    problem = check(doc, schema.TAXONOMY, TaxonomyError)
+    if problem.fatal:
+        problem.raise_all()
+    topics = [_read_topic(index, entry, problem) for index, entry in problem.records("topics")]
+    _check_unique(doc.data["topics"], problem)
+    problem.raise_all()
     return [topic for topic in topics if topic is not None]
 
 
-class _Problems:
-    """The problems found in the taxonomy file, each placed by the keys that reach it."""
-
-    def __init__(self, doc: YamlFile):
-        self.doc = doc
-        self.errors: list[GeneratorError] = []
-
-    def __call__(self, message: str, *keys: object) -> None:
-        self.errors.append(TaxonomyError(message, self.doc.path, self.doc.line(*keys)))
-
-
-def _read_topic(index: int, entry: object, problem: _Problems) -> Topic | None:
-    """The topic of one entry, or None after reporting everything wrong with it."""
+def _read_topic(index: int, entry: dict, problem: Report) -> Topic | None:
+    """The topic of an entry of the right shape, or None after reporting what else is wrong."""
     at = ("topics", index)
-    if not isinstance(entry, dict):
-        problem(f"topic #{index + 1}: expected a mapping with keys {', '.join(_TOPIC_KEYS)}", *at)
-        return None
-    label = f"topic {entry['name']!r}" if isinstance(entry.get("name"), str) else f"topic #{index + 1}"
+    label = f"topic {entry['name']!r}"
     before = len(problem.errors)
-    for key in entry:
-        if key not in _TOPIC_KEYS:
-            problem(f"{label}: unknown key {key!r} (expected one of: {', '.join(_TOPIC_KEYS)})", *at, key)
-    for key in _REQUIRED:
-        if key not in entry:
-            problem(f"{label}: missing key {key!r}", *at)
-    for key, kind in _TOPIC_KEYS.items():
-        value = entry.get(key)
-        if key not in entry:
-            continue
-        if not isinstance(value, kind):
-            problem(f"{label}: {key!r} must be a {_KIND_NAMES[kind]}, not {type(value).__name__}", *at, key)
-        elif kind is str and not value.strip():
-            problem(f"{label}: {key!r} must not be empty", *at, key)
-        elif kind is list:
-            for i, item in enumerate(value):
-                if not isinstance(item, str) or not item.translate(_SPACES).split():
-                    problem(f"{label}: {key!r} entries must be words, not {item!r}", *at, key, i)
-                elif key == "acronyms" and item == item.lower():
-                    problem(f"{label}: acronym {item!r} has no capitals; put it under 'phrases'", *at, key, i)
-    slug = entry.get("slug")
-    if isinstance(slug, str) and slug.strip() and not _SLUG.match(slug):
+    for key in ("phrases", "acronyms"):
+        for i, item in enumerate(entry.get(key, [])):
+            if not item.translate(_SPACES).split():
+                problem(f"{label}: {key!r} entries must be words, not {item!r}", *at, key, i)
+            elif key == "acronyms" and item == item.lower():
+                problem(f"{label}: acronym {item!r} has no capitals; put it under 'phrases'", *at, key, i)
+    slug = entry["slug"]
+    if not _SLUG.match(slug):
         problem(f"{label}: slug {slug!r} must be lower-case words joined by hyphens", *at, "slug")
     phrases = entry.get("phrases", [])
     acronyms = entry.get("acronyms", [])
     if entry.get("catch_all") is True:
         if phrases or acronyms:
             problem(f"{label}: the catch-all topic is given only when nothing else matches; it takes no phrases", *at)
-    elif isinstance(phrases, list) and isinstance(acronyms, list) and not phrases and not acronyms:
+    elif not phrases and not acronyms:
         where = "phrases" if "phrases" in entry else "acronyms"
         problem(f"{label}: no phrases or acronyms: the topic could never be given", *at, where)
     if len(problem.errors) != before:
@@ -131,10 +105,7 @@ def _read_topic(index: int, entry: object, problem: _Problems) -> Topic | None:
     )
 
 
-_KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)"}
-
-
-def _check_unique(entries: list[object], problem: _Problems) -> None:
+def _check_unique(entries: list[object], problem: Report) -> None:
     first_line: dict[tuple[str, str], int] = {}
     catch_all = None
     for index, entry in enumerate(entries):

@@ -5,12 +5,13 @@ being checked, and returns one :class:`Verdict` per submitted abstract.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .build import derive
 from .curate import Curation
-from .clean import escape_markdown
 from .model import Digest, Paper, Source, Topic
 
 
@@ -81,9 +82,37 @@ def report_text(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(text: str) -> str:
-    """Table cell text that GitHub shows as itself."""
-    return escape_markdown(text).replace("\n", " ")
+# -- the pull-request summary ------------------------------------------------------------
+#
+# GitHub renders the job summary as GitHub Flavored Markdown, and everything quoted in
+# it (titles, tags, file names, messages) comes from a seed or a pull request. A code
+# span cannot quote such text: a backtick in it ends the span, and character
+# references are not decoded inside one. So seed text is written with every ASCII
+# character that is not a letter, digit or space (all of Markdown's syntax, and the
+# ":", "." and "@" that GitHub's autolinks look for), and every control, format and
+# line-separator character, as a numeric character reference; quoted text goes in an
+# HTML <code> element, whose content is ordinary Markdown text. Nothing in it can then
+# end the quote, split a table cell, or become a link, image, emphasis or HTML.
+
+
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9 ]")
+
+
+def _reference(m: re.Match) -> str:
+    c = m.group()
+    if c.isascii() or unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp"):
+        return f"&#{ord(c)};"
+    return c  # a letter, mark, symbol or punctuation outside ASCII: no Markdown syntax
+
+
+def md_text(text: str) -> str:
+    """``text`` as GitHub Markdown shows it, character for character, with no markup."""
+    return _NOT_PLAIN.sub(_reference, text)
+
+
+def md_quote(text: str) -> str:
+    """``text`` quoted as code in GitHub Markdown; nothing in it can end the quote."""
+    return f"<code>{md_text(text)}</code>"
 
 
 def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
@@ -95,7 +124,7 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
         rows = [v for v in verdicts if v.source.file == f]
         new = sum(1 for v in rows if v.status == "new")
         out += [
-            f"### `{f}`",
+            f"### {md_quote(f)}",
             "",
             f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
             "",
@@ -104,19 +133,20 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
         ]
         for v in rows:
             if v.status == "duplicate":
-                title = _cell(v.existing_title)
+                title = md_text(v.existing_title)
                 target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
-                status = f"duplicate of {target} (`{v.duplicate_of}`)"
+                status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
             elif v.status == "repeat":
                 status = f"repeats line {v.duplicate_of.line} of this file"
             else:
                 status = "new"
-            out.append(f"| {v.source.line} | {_cell(v.paper.title)} | {_cell(', '.join(v.paper.tags))} | {status} |")
+            out.append(f"| {v.source.line} | {md_text(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {status} |")
         out.append("")
     return "\n".join(out)
 
 
 def errors_markdown(messages: Sequence[str]) -> str:
+    """The pull-request summary when the seeds have problems: every message, quoted."""
     out = ["## Seed check", "", "The seed files have problems; nothing was added:", ""]
-    out += [f"- `{m}`" for m in messages]
+    out += [f"- {md_quote(m)}" for m in messages]
     return "\n".join(out) + "\n"

@@ -38,16 +38,16 @@ def corpus_files() -> list[Path]:
     return sorted(CORPORA.rglob("*.txt"))
 
 
-def run_generator(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m generator ARGS` in a subprocess, as a user runs it."""
+def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """`python -m generator ARGS` in a subprocess, as a user runs it (``timeout``: fail rather than hang)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
 
 
-def build_site(dest: Path, seed_dirs: list[Path], strict: bool = True) -> BuiltSite:
-    """Generate and build a whole site from ``seed_dirs`` under ``dest``."""
+def build_site(dest: Path, seed_dirs: list[Path]) -> BuiltSite:
+    """Generate and build a whole site from ``seed_dirs`` under ``dest``, failing on any MkDocs warning."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
     shutil.copytree(REPO / "overrides", dest / "overrides")
@@ -66,12 +66,33 @@ def build_site(dest: Path, seed_dirs: list[Path], strict: bool = True) -> BuiltS
         args += ["--seeds", str(d)]
     gen = run_generator(*args, cwd=dest)
     assert gen.returncode == 0, gen.stderr
-    cmd = [str(Path(sys.executable).with_name("mkdocs")), "build", "--quiet", "-f", str(dest / "mkdocs.yml")]
-    if strict:
-        cmd.append("--strict")
-    mk = subprocess.run(cmd, cwd=dest, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    mk = mkdocs_build(dest)
     assert mk.returncode == 0, mk.stderr
     return BuiltSite(dest, docs, dest / "site", gen.stderr)
+
+
+def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` of the project at ``root``, as `make site` runs it.
+
+    Never with ``--quiet``: it raises the log level above WARNING, so the warnings
+    strict mode counts are dropped before they are counted and a broken link exits 0.
+    """
+    cmd = [str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-f", str(root / "mkdocs.yml")]
+    return subprocess.run(cmd, cwd=root, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+def github_markdown(text: str) -> str:
+    """``text`` rendered as GitHub renders a job summary: CommonMark with GFM tables,
+    strikethrough and autolinks (markdown-it-py's "gfm-like" preset), as HTML."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("gfm-like").render(text)
+
+
+def summary_references(text: str) -> str:
+    """How the pull-request summary writes text (its rule, restated for exact assertions):
+    every ASCII character other than a letter, digit or space as a numeric reference."""
+    return "".join(f"&#{ord(c)};" if c.isascii() and not (c.isalnum() or c == " ") else c for c in text)
 
 
 CHROMIUM_ARGS = [

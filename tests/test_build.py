@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from support import REPO
+from support import REPO, run_generator
 from generator.build import build, seed_paths
-from generator.errors import ErrorList, SeedError
+from generator.errors import BuildError, CurationError, ErrorList, SeedError
 from test_cli import fingerprint
 from test_parse import A1, A2, A3, BROKEN
 
@@ -93,3 +94,65 @@ def test_no_seed_files(project):
     with pytest.raises(SeedError) as info:
         build([Path("empty")], Path("docs"))
     assert str(info.value) == "empty: no seed files (*.txt) found"
+
+
+def test_a_build_that_cannot_write_one_page_leaves_docs_as_it_was(project):
+    # The new seed adds papers (so index.md, list.md and papers.json change) and a venue
+    # whose page cannot be written: a folder is where it must go. (Permissions would
+    # not do: the tests may run as root.)
+    build([Path("seeds")], Path("docs"))
+    shutil.copy(FIXTURES / "seed_crlf_bom.txt", project / "seeds" / "neurips.txt")
+    (project / "docs" / "venues" / "neurips-2025.md").mkdir()
+    before = fingerprint(project / "docs")
+    with pytest.raises(BuildError) as info:
+        build([Path("seeds")], Path("docs"))
+    assert str(info.value) == "docs: cannot write the site: Is a directory (docs/venues/neurips-2025.md)"
+    assert fingerprint(project / "docs") == before
+
+
+# -- only regular files inside the seed folder are read ------------------------------------
+
+
+def test_a_named_pipe_is_refused_not_waited_on(project):
+    os.mkfifo(project / "seeds" / "pipe.txt")
+    message = "seeds/pipe.txt: this is not a regular file but a named pipe: only plain files are read\n"
+    for command in (["validate", "seeds/pipe.txt"], ["build"]):
+        run = run_generator(*command, cwd=project, timeout=60)  # today validate waits for a writer forever
+        assert (run.returncode, run.stderr) == (1, message), command
+
+
+def test_a_link_out_of_the_seed_folder_is_refused_and_its_text_not_shown(project):
+    secret = project / "outside.txt"
+    secret.write_text("ICML 2026 Papers\n\nA secret of the machine that builds the site.\n", encoding="utf-8")
+    (project / "seeds" / "evil.txt").symlink_to(secret)
+    (project / "seeds" / "sub").mkdir()
+    (project / "seeds" / "sub" / "evil2.txt").symlink_to("../../outside.txt")
+    for command in (["validate", "seeds/evil.txt"], ["build"]):
+        run = run_generator(*command, cwd=project, timeout=60)
+        assert run.returncode == 1, command
+        assert "secret" not in run.stdout + run.stderr
+        if command == ["build"]:
+            assert run.stderr == (
+                "seeds/evil.txt: this is a symbolic link to a file outside seeds: put the file itself in the folder\n"
+                "seeds/sub/evil2.txt: this is a symbolic link to a file outside seeds: put the file itself in the folder\n"
+            )
+        else:
+            assert run.stderr == "seeds/evil.txt: this is a symbolic link to a file outside seeds: put the file itself in the folder\n"
+    assert not (project / "docs" / "papers").exists()
+
+
+def test_a_link_to_the_seed_folder_from_inside_is_read(project):
+    (project / "seeds" / "again.txt").symlink_to("000_ca08d30626a6d4f8.txt")
+    result = build([Path("seeds")], Path("docs"))
+    assert len(result.digest) == 36 and result.seed_files == 3
+
+
+def test_a_curation_file_linked_from_outside_is_refused(project):
+    (project / "elsewhere.yml").write_text("aaaaaaaaaaaa:\n  title: secret\n", encoding="utf-8")
+    (project / "seeds" / "curation.yml").unlink()
+    (project / "seeds" / "curation.yml").symlink_to(project / "elsewhere.yml")
+    with pytest.raises(CurationError) as info:
+        build([Path("seeds")], Path("docs"))
+    assert str(info.value) == (
+        "seeds/curation.yml: this is a symbolic link to a file outside seeds: put the file itself in the folder"
+    )

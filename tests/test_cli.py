@@ -14,6 +14,7 @@ import pytest
 
 from support import CORPORA, REPO, run_generator
 from test_parse import BROKEN
+from support import summary_references as md
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -79,7 +80,8 @@ def test_validate_markdown_lists_the_problems_for_the_pull_request(project):
     messages = [m.replace("seeds/seed_several_problems.txt", "new.txt") for m in BROKEN["seed_several_problems.txt"]]
     assert result.returncode == 1
     assert result.stdout == (
-        "## Seed check\n\nThe seed files have problems; nothing was added:\n\n" + "".join(f"- `{m}`\n" for m in messages)
+        "## Seed check\n\nThe seed files have problems; nothing was added:\n\n"
+        + "".join(f"- <code>{md(m)}</code>\n" for m in messages)
     )
     assert result.stderr == "".join(m + "\n" for m in messages)
 
@@ -134,3 +136,22 @@ def test_no_traceback_without_debug(project):
         result = run_generator(*args, cwd=project)
         assert result.returncode == 1
         assert "Traceback" not in result.stderr
+
+
+def test_inputs_that_raised_tracebacks_build(tmp_path):
+    """A bracketed link host (urlsplit raised ValueError), an unclosed one, and 500 nested
+    \\textbf{ (RecursionError) are text or emphasis on the page, never a traceback."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    shutil.copy(FIXTURES / "seed_traceback_inputs.txt", seeds / "trace.txt")
+    docs = tmp_path / "docs"
+    result = run_generator("build", "--seeds", str(seeds), "--docs", str(docs), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    pages = {p.name: p.read_text(encoding="utf-8") for p in (docs / "papers").glob("*.md")}
+    assert len(pages) == 3
+    joined = "\n".join(pages.values())
+    assert "[code](https://[evil.example]/x)" in joined  # shown as text, not a link
+    assert "\\url{https://[::1}" in joined
+    assert 'href="https://[' not in joined
+    assert joined.count("<strong>") <= 5  # emphasis nested deeper than 4 shows its words only

@@ -267,3 +267,36 @@ def test_the_example_in_the_contributor_guide_loads(tmp_path, doc):
     assert [e for e in curate.load_curation(example, doc)] == [
         e for e in curate.load_curation(_write(tmp_path, _commented_example(ROOT / "seeds" / "curation.yml")), "seed")
     ]
+
+
+def test_control_and_bidi_characters_in_curated_text_are_refused_on_their_lines():
+    # A NUL, a bidi override or an isolate would reach the page unseen; the YAML escapes
+    # (\0, \u202E) let them in where a raw byte would be refused by the YAML reader.
+    with pytest.raises(GeneratorError) as e:
+        load("curation_hidden_characters.yml")
+    path = "seeds/curation_hidden_characters.yml"
+    why = "remove it (control and bidi characters are invisible or reorder the text)"
+    assert messages(e.value) == [
+        f"{path}:2: entry 'aaaaaaaaaaaa': 'title' contains U+0000 at column 19: {why}",
+        f"{path}:3: entry 'aaaaaaaaaaaa': 'note' contains U+202E (RIGHT-TO-LEFT OVERRIDE) at column 7, "
+        f"U+202C (POP DIRECTIONAL FORMATTING) at column 17: {why}",
+        f"{path}:4: entry 'aaaaaaaaaaaa': 'tags' entry 'Reinforcement\\u2066 Learning' contains "
+        f"U+2066 (LEFT-TO-RIGHT ISOLATE) at column 14: {why}",
+        f"{path}:6: entry 'bbbbbbbbbbbb': 'hide' contains U+0009 at column 4, U+001B at column 15, "
+        f"U+0007 at column 25 and 1 more: {why}",
+    ]
+
+
+@pytest.mark.parametrize("char", ["\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",
+                                  "\u2066", "\u2067", "\u2068", "\u2069", "\x00", "\x7f", "\x85", "\n"])
+def test_every_bidi_control_and_control_character_is_refused(tmp_path, char):
+    escaped = "\\x{:02X}".format(ord(char)) if ord(char) < 0x100 else "\\u{:04X}".format(ord(char))
+    (tmp_path / "c.yml").write_text(f'aaaaaaaaaaaa:\n  title: "Before{escaped}after"\n', encoding="utf-8")
+    with pytest.raises(CurationError) as e:
+        curate.load_curation(tmp_path / "c.yml", "c.yml")
+    assert str(e.value).startswith(f"c.yml:2: entry 'aaaaaaaaaaaa': 'title' contains U+{ord(char):04X}")
+
+
+def test_letters_of_right_to_left_scripts_and_emoji_are_fine(tmp_path):
+    (tmp_path / "c.yml").write_text('aaaaaaaaaaaa:\n  title: "نموذج 🤖 with a ZWJ: 👩\u200d🔬"\n', encoding="utf-8")
+    assert curate.load_curation(tmp_path / "c.yml", "c.yml").get("aaaaaaaaaaaa").title == "نموذج 🤖 with a ZWJ: 👩\u200d🔬"

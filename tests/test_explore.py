@@ -61,8 +61,9 @@ def test_map_page_lists_topics_with_papers_and_links_to_the_map_filtered_to_each
     body, meta = get_data(files["map.md"])
     assert meta["title"] == "Map" and meta["search"] == {"exclude": True}
     assert '<div id="digest-map"' in body
-    assert "| [Generative Models](topics/generative-models.md) | 2 | <a href=\"./?topic=generative-models\">" in body
-    assert "| [Music](topics/music.md) | 1 |" in body
+    assert ('<tr><td><a href="../topics/generative-models/">Generative Models</a></td><td style="text-align: right">2</td>'
+            '<td><a href="./?topic=generative-models">Show on the map</a></td></tr>') in body
+    assert '<a href="../topics/music/">Music</a></td><td style="text-align: right">1</td>' in body
     assert "Each of the 2 papers" in body
     _, meta = get_data(files["reading-list.md"])
     assert meta["title"] == "Reading list"
@@ -72,6 +73,6 @@ def test_newest_papers_come_from_dates_when_known_else_from_year_file_and_line()
     d = digest().visible()
     assert [p.id for p in newest(d)] == ["bbbbbbbbbbbb", "aaaaaaaaaaaa"]
     assert [p.id for p in newest(d, {"aaaaaaaaaaaa": "2026-11-30", "bbbbbbbbbbbb": "2026-01-02"})] == ["aaaaaaaaaaaa", "bbbbbbbbbbbb"]
-    lines = home_sections(d, 2, entry=lambda p: f"- {p.id}")
-    assert lines[:4] == ["## Newest additions", "", "- bbbbbbbbbbbb", "- aaaaaaaaaaaa"]
+    lines = home_sections(d, 2, entry=lambda p: f"<li>{p.id}</li>")
+    assert lines[1:5] == ['<ul class="digest-list">', "<li>bbbbbbbbbbbb</li>", "<li>aaaaaaaaaaaa</li>", "</ul>"]
     assert any('href="map/"' in line and "all 2 papers" in line for line in lines)

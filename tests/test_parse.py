@@ -1,11 +1,12 @@
 """The parse stage: seed file bytes in, one paper per abstract out, or errors naming path and line."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from support import CORPORA
+from support import CORPORA, run_generator
 from generator.build import parse_all
 from generator.errors import ErrorList, GeneratorError, SeedError
 from generator.identify import paper_id
@@ -110,6 +111,40 @@ def test_header_forms():
 def test_invisible_characters_are_removed_from_the_text():
     [paper] = parse_seed(seed("ICML 2026 Papers", "", A1.replace("Graph", "Gr\u200bap\u202eh")), "s.txt")
     assert paper.text == A1
+
+
+# Bidi controls and zero-width marks, every one: they would reorder or hide the venue
+# name on every page that shows it.
+HIDDEN = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u061c\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("header", [
+    "ICML\u202e 2026 Papers",
+    "\u2067ICML 2026 Papers",
+    "IC\u200bML 2026\u2069 Papers",
+    "".join(HIDDEN) + "ICML 2026 Papers",
+])
+def test_invisible_characters_are_removed_from_the_header(header):
+    # Removed as in abstracts rather than refused: they are invisible in an editor, the
+    # contributor could not see what to fix, and the name without them is what was meant.
+    [paper] = parse_seed(seed(header, "", A1), "s.txt")
+    assert (paper.venue, paper.year) == ("ICML", 2026)
+    assert (paper.source.venue, paper.source.year) == ("ICML", 2026)
+
+
+def test_no_invisible_character_of_a_header_reaches_the_generated_pages(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "s.txt").write_bytes(seed("NeurIPS\u202e" + HIDDEN + " 2025 Papers", "", A1))
+    result = run_generator("build", "--seeds", str(seeds), "--docs", str(tmp_path / "docs"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    pages = {p: p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*") if p.is_file()}
+    assert sorted(p.name for p in pages if "venues" in p.parts) == ["index.md", "neurips-2025.md"]
+    for path, text in pages.items():
+        assert not set(HIDDEN) & set(text), path
+        for ref in re.findall(r"&#(\d+);|\\u([0-9a-fA-F]{4})", text):  # nor escaped as a reference or in JSON
+            code = int(ref[0]) if ref[0] else int(ref[1], 16)
+            assert chr(code) not in HIDDEN, path
 
 
 # -- bad input: one file, exact message ------------------------------------------------

@@ -1,4 +1,4 @@
-"""The render stage: Markdown pages whose front matter survives any title, and papers.json."""
+"""The render stage: pages whose front matter survives any title, HTML bodies, and papers.json."""
 from __future__ import annotations
 
 import html
@@ -67,7 +67,7 @@ def test_front_matter_round_trips_any_title(title):
     assert isinstance(meta["title"], str)
     assert html.unescape(meta["title"]) == title
     assert meta["title"] == html.escape(title)
-    assert body.startswith("Diffusion models generate images")
+    assert body.startswith("<p>Diffusion models generate images")
 
 
 def test_paper_page_front_matter_and_body():
@@ -89,12 +89,13 @@ def test_paper_page_front_matter_and_body():
         "featured": True,
         "description": "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising steps.",
     }
+    # One raw HTML block: the text escaped (the apostrophes too), the URL a link of ours.
     assert body == (
-        "Diffusion models generate images of high quality but sample slowly because they need hundreds of "
+        "<p>Diffusion models generate images of high quality but sample slowly because they need hundreds of "
         "denoising steps. We distill a pretrained diffusion model into a student that samples in four steps by "
-        "matching the teacher's trajectory in a learned latent space. The student keeps ninety percent of the "
-        "teacher's image quality on ImageNet at a tenth of the cost. Code is available at "
-        "[https&#58;//github.com/example/fast&#45;student](https://github.com/example/fast-student).\n"
+        "matching the teacher&#x27;s trajectory in a learned latent space. The student keeps ninety percent of the "
+        "teacher&#x27;s image quality on ImageNet at a tenth of the cost. Code is available at "
+        '<a href="https://github.com/example/fast-student" rel="nofollow ugc">https://github.com/example/fast-student</a>.</p>\n'
     )
 
 
@@ -157,12 +158,9 @@ def test_render_is_deterministic():
 
 
 def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text():
-    import markdown
+    from generator.clean import to_html
 
-    from generator.clean import to_markdown
-
-    html = markdown.markdown(to_markdown("termed PIAA, which formulates *Patch-level Inference*. Also a * b and c*d*e."))
-    html = html.replace("&#42;", "*").replace("&#45;", "-")
+    html = to_html("termed PIAA, which formulates *Patch-level Inference*. Also a * b and c*d*e.")
     assert "<em>Patch-level Inference</em>" in html
     assert "a * b and c*d*e." in html
     assert html.count("<em>") == 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, build_site
+from support import REPO, build_site, mkdocs_build
 
 
 def _papers(site) -> list[dict]:
@@ -161,3 +161,39 @@ def test_a_merged_variant_id_redirects_to_the_paper(tmp_path):
     assert f'url=../{paper[0]["id"]}/' in alias.read_text(encoding="utf-8")
     index = json.loads((site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not [d for d in index["docs"] if d["location"].startswith(f"papers/{paper[0]['aliases'][0]}")]
+
+
+# -- strict means strict: any MkDocs warning fails the build ---------------------------------
+
+
+@pytest.fixture
+def broken_link_site(tmp_path) -> Path:
+    """The smallest MkDocs project whose only page links to a page that does not exist."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: Broken link\n", encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    return tmp_path
+
+
+def _site_recipe() -> list[str]:
+    """The commands of the Makefile's `site` target, with $(VENV) made absolute."""
+    recipe = re.search(r"^site:.*\n((?:\t.*\n|#.*\n)+)", (REPO / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert recipe, "the Makefile has no site target"
+    venv = str(Path(__import__("sys").executable).parent.parent)
+    return [line.strip().replace("$(VENV)", venv) for line in recipe.group(1).splitlines() if line.startswith("\t")]
+
+
+def test_make_site_fails_on_a_broken_link(broken_link_site):
+    mkdocs = [cmd for cmd in _site_recipe() if "mkdocs" in cmd]
+    assert len(mkdocs) == 1, _site_recipe()
+    run = subprocess.run(mkdocs[0], shell=True, cwd=broken_link_site, capture_output=True, text=True,
+                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 1, run.stderr
+    assert "contains a link 'missing.md', but the target is not found" in run.stderr
+
+
+def test_the_test_helpers_build_fails_on_a_broken_link(broken_link_site):
+    run = mkdocs_build(broken_link_site)
+    assert run.returncode == 1
+    assert "contains a link 'missing.md', but the target is not found" in run.stderr
+

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from dataclasses import replace
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from support import REPO, run_generator
+from support import REPO, github_markdown, run_generator
+from support import summary_references as md
 from generator import curate
 from generator.build import derive, parse_all
-from generator.clean import escape_markdown as md
-from generator.model import Paper
+from generator.model import Paper, Source
 from generator.parse import parse_seed
 from generator.tag import load_taxonomy
 from generator.validate import Verdict, check, report_markdown, report_text
@@ -128,7 +130,7 @@ def test_validate_markdown_report(project):
         [
             "## Seed check",
             "",
-            "### `new.txt`",
+            "### <code>new&#46;txt</code>",
             "",
             "4 abstract(s): 2 new, 2 duplicate(s).",
             "",
@@ -136,7 +138,7 @@ def test_validate_markdown_report(project):
             "| ---: | --- | --- | --- |",
             row(3, "new"),
             row(5, f"duplicate of [{md(CURATED_TITLE)}](https://digest.example/papers/{dup.id}/) "
-                   "(`seeds/000_ca08d30626a6d4f8.txt:31`)"),
+                   f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>)"),
             row(repeat, "repeats line 3 of this file"),
             row(last, "new"),
             "",
@@ -159,3 +161,80 @@ def test_report_text_without_a_digest():
     verdicts = [Verdict(p.source, p2, "new")]
     assert report_text(verdicts) == "a.txt: 1 abstract(s)\n  line 3: new\n    title: T\n    tags:  Graph Learning\n"
     assert report_markdown(verdicts).endswith("| 3 | T | Graph Learning | new |\n")
+
+
+# -- the pull-request summary quotes seed text; nothing in it becomes markup -----------------
+
+# Markdown that would end a code span, start a link or image, become HTML or emphasis,
+# split a table cell or be autolinked, if a seed's text were taken as Markdown.
+HOSTILE = [
+    "a `tick` and ``two`` ends",
+    "![img](https://evil.example/i.png)",
+    "[link](https://evil.example/) <img src=x onerror=alert(1)>",
+    "*em* **strong** ~~del~~ _u_ | pipe \\ back",
+    "&amp; &#96; www.evil.example me@evil.example",
+    "https://evil.example/x <https://evil.example/y>",
+    "<!-- c --> <script>alert(2)</script> $x$",
+]
+
+
+class _Elements(HTMLParser):
+    """Every element (tag, attributes) and the text of each <code>, <td> and <a>."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict]] = []
+        self.open: list[str] = []
+        self.texts: dict[str, list[str]] = {"code": [], "td": [], "a": [], "h3": []}
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+        self.open.append(tag)
+        if tag in self.texts:
+            self.texts[tag].append("")
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        for tag in set(self.open) & set(self.texts):
+            self.texts[tag][-1] += data
+
+
+def rendered(markdown: str) -> _Elements:
+    parsed = _Elements()
+    parsed.feed(github_markdown(markdown))
+    return parsed
+
+
+def test_errors_in_the_summary_are_quoted_exactly_and_make_no_markup(tmp_path):
+    name = "new`|![i](x)[l](y).txt"  # a file name is the contributor's too
+    (tmp_path / name).write_text("ICML 2026 Papers\n\n" + "\n\n".join(HOSTILE) + "\n", encoding="utf-8")
+    result = run_generator("validate", "--format", "markdown", name, cwd=tmp_path)
+    messages = result.stderr.splitlines()
+    assert result.returncode == 1 and len(messages) == len(HOSTILE)
+    assert all(name in m and "too short" in m for m in messages)
+    html = rendered(result.stdout)
+    assert {tag for tag, _ in html.elements} == {"h2", "p", "ul", "li", "code"}
+    assert html.texts["code"] == messages
+
+
+def test_the_report_shows_titles_tags_and_file_names_exactly_and_makes_no_markup():
+    name = "seeds/a`b|c![i](x).txt"
+    [paper] = parse_seed(f"X 2020 Papers\n\n{A1}\n".encode(), name)
+    hostile = [replace(paper, title=t, tags=(t, "Graph Learning")) for t in HOSTILE]
+    verdicts = [Verdict(replace(paper.source, line=3 + i), p, "new") for i, p in enumerate(hostile)]
+    old = Source("seeds/x`y.txt", 9)
+    verdicts.append(Verdict(Source(name, 99), hostile[2], "duplicate", old, replace(hostile[1], id="0123456789ab")))
+    html = rendered(report_markdown(verdicts, "https://digest.example/"))
+    assert {tag for tag, _ in html.elements} == {
+        "h2", "h3", "p", "table", "thead", "tbody", "tr", "th", "td", "code", "a"
+    }
+    assert [attrs for tag, attrs in html.elements if tag == "a"] == [{"href": f"https://digest.example/papers/{paper.id}/"}]
+    assert html.texts["h3"] == [name]
+    assert html.texts["code"] == [name, str(old)]
+    cells = [html.texts["td"][i:i + 4] for i in range(0, len(html.texts["td"]), 4)]
+    assert cells[:-1] == [[str(3 + i), t, f"{t}, Graph Learning", "new"] for i, t in enumerate(HOSTILE)]
+    assert cells[-1] == ["99", HOSTILE[2], f"{HOSTILE[2]}, Graph Learning", f"duplicate of {HOSTILE[1]} ({old})"]
+    assert html.texts["a"] == [HOSTILE[1]]

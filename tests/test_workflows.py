@@ -6,6 +6,7 @@ that a YAML file nobody executes locally still works.
 """
 from __future__ import annotations
 
+import html
 import os
 import re
 import shlex
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from support import github_markdown
 from generator.build import derive
 from generator.parse import parse_seed
 from generator.tag import load_taxonomy
@@ -210,9 +212,10 @@ def test_the_summary_names_each_paper_of_a_new_seed(pr):
     assert code == 0, stderr
     (paper,) = derive(parse_seed(NEW_SEED.encode(), "seeds/neurips_2026.txt"), load_taxonomy())
     assert summary.startswith("## Seed check\n")
-    assert "### `seeds/neurips_2026.txt`" in summary
-    assert "1 new" in summary
-    assert paper.title and paper.title in summary
+    shown = github_markdown(summary)
+    assert "<h3><code>seeds/neurips_2026.txt</code></h3>" in shown
+    assert "1 new" in shown
+    assert paper.title and html.escape(paper.title, quote=False) in shown
 
 
 def test_a_broken_seed_fails_the_step_after_writing_the_summary(pr):
@@ -221,7 +224,7 @@ def test_a_broken_seed_fails_the_step_after_writing_the_summary(pr):
     code, summary, stderr = pr.run_summary_step()
     assert code == 1
     assert summary.startswith("## Seed check\n")
-    assert "seeds/broken.txt:3:" in summary
+    assert "<code>seeds/broken.txt:3: " in github_markdown(summary)
     assert "seeds/broken.txt:3:" in stderr
 
 

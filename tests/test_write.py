@@ -1,10 +1,15 @@
 """The write edge: generated files into docs/, only when changed, never over a hand-written page."""
 from __future__ import annotations
 
+import builtins
+import errno
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from generator import write
 from generator.errors import BuildError
 from generator.write import write_tree
 
@@ -118,3 +123,92 @@ def test_write_failure_is_a_build_error_naming_the_file(tmp_path):
         write_tree(docs, {"papers/aaaaaaaaaaaa.md": "a\n"})
     assert str(info.value).startswith(f"{docs}: cannot write the site: ")
     assert str(docs / "papers") in str(info.value)
+
+
+# -- all or nothing ----------------------------------------------------------------------
+
+# The next build: two pages changed, two new (one in a new folder), three stale (one alone in its folder).
+NEXT = {
+    **{k: v for k, v in FILES.items() if k not in ("topics/vision.md", "venues/icml-2026.md")},
+    "index.md": "home, with more papers\n",
+    "papers/aaaaaaaaaaaa.md": "paper a, corrected\n",
+    "papers/dddddddddddd.md": "paper d\n",
+    "venues/neurips/2025.md": "neurips\n",
+}
+
+
+def snapshot(docs: Path) -> dict[str, bytes | None]:
+    """Every file's bytes and every folder (None) under ``docs``."""
+    return {p.relative_to(docs).as_posix(): (p.read_bytes() if p.is_file() else None) for p in sorted(docs.rglob("*"))}
+
+
+@pytest.fixture
+def built(docs: Path) -> Path:
+    """``docs`` as the previous build left it, with a stale page alone in its folder."""
+    write_tree(docs, {**FILES, "topics/old/only.md": "old\n"})
+    return docs
+
+
+# The steps a write can fail at: opening a file (page or temporary), renaming one over a
+# page, deleting a stale page, creating or removing a folder.
+STEPS = [(write, "open"), (os, "replace"), (os, "unlink"), (os, "mkdir"), (os, "rmdir")]
+
+
+def patch_step(monkeypatch, owner, attr: str, fail_at: int | None) -> list[int]:
+    """Count the calls of ``owner.attr`` during a write, raising on call number ``fail_at``."""
+    real = getattr(owner, attr, None) or getattr(builtins, attr)
+    calls = [0]
+
+    def step(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == fail_at:
+            raise OSError(errno.ENOSPC, "No space left on device", str(args[0]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, attr, step, raising=False)
+    return calls
+
+
+def test_the_next_build_changes_what_these_tests_undo(built):
+    # so that the failures below have a write, a rename, a deletion and folders to undo
+    before = snapshot(built)
+    assert write_tree(built, NEXT) == (4, 3)
+    after = snapshot(built)
+    assert {k for k in before.keys() | after.keys() if before.get(k, b"") != after.get(k, b"")} == {
+        "index.md", "papers/aaaaaaaaaaaa.md", "papers/dddddddddddd.md", "topics/vision.md",
+        "topics/old", "topics/old/only.md", "venues/icml-2026.md", "venues/neurips", "venues/neurips/2025.md",
+    }
+
+
+@pytest.mark.parametrize("owner, attr", STEPS, ids=[attr for _, attr in STEPS])
+def test_a_failure_at_any_call_leaves_docs_as_it_was(built, monkeypatch, tmp_path, owner, attr):
+    shutil.copytree(built, tmp_path / "trial")
+    with monkeypatch.context() as m:
+        calls = patch_step(m, owner, attr, None)
+        write_tree(tmp_path / "trial", NEXT)
+    assert calls[0] >= 1
+    before = snapshot(built)
+    for n in range(1, calls[0] + 1):
+        with monkeypatch.context() as m:
+            patch_step(m, owner, attr, n)
+            with pytest.raises(BuildError) as info:
+                write_tree(built, NEXT)
+        assert "cannot write the site: No space left on device" in str(info.value)
+        assert snapshot(built) == before, f"{attr} call {n} of {calls[0]}"
+    assert write_tree(built, NEXT) == (4, 3)  # and nothing was left behind that stops the next build
+
+
+def test_an_unwritable_papers_folder_writes_no_listing(built, monkeypatch):
+    # The issue's case: docs/papers/ not writable, but index.md, list.md and papers.json
+    # were already replaced. chmod does not stop root, so the refusal is simulated.
+    def refusing(file, mode="r", *args, **kwargs):
+        if "/papers/" in str(file) and mode != "rb":
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return open(file, mode, *args, **kwargs)
+
+    before = snapshot(built)
+    monkeypatch.setattr(write, "open", refusing, raising=False)
+    with pytest.raises(BuildError) as info:
+        write_tree(built, NEXT)
+    assert str(info.value).startswith(f"{built}: cannot write the site: Permission denied ({built}/papers/")
+    assert snapshot(built) == before

@@ -1,14 +1,18 @@
 """The YAML loader keeps the line of every key and item, and turns YAML problems into located errors."""
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from generator.errors import CurationError, ErrorList, GeneratorError, TaxonomyError
-from generator.yamlfile import load_yaml, parse_yaml
+from generator.yamlfile import MAX_DEPTH, load_yaml, parse_yaml
 
 FIXTURES = Path(__file__).parent / "fixtures"
+REPO = FIXTURES.parent.parent
 
 
 def test_data_is_plain_python():
@@ -87,3 +91,82 @@ def test_keys_keep_their_yaml_type():
     doc = parse_yaml("2024: a\n'2024': b\n", "t.yml")
     assert doc.data == {2024: "a", "2024": "b"}
     assert (doc.line(2024), doc.line("2024")) == (1, 2)
+
+
+# -- limits: what no data file needs and a hostile pull request would send ------------------
+
+
+def _load_limited(path: Path, name: str) -> subprocess.CompletedProcess:
+    """Load ``path`` as the curation file in a child with 1 GB of memory and 60 s.
+
+    Run apart so that a loader which expands the aliases fails this test instead of
+    taking the machine's memory with it.
+    """
+    code = (
+        "import sys; from pathlib import Path; from generator.yamlfile import load_yaml;"
+        "from generator.errors import CurationError\n"
+        "try:\n"
+        f"    load_yaml(Path(sys.argv[1]), CurationError, {name!r})\n"
+        "except CurationError as e:\n"
+        "    print(e); sys.exit(1)\n"
+    )
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path)], cwd=REPO, capture_output=True, text=True,
+        timeout=60, preexec_fn=cap,
+    )
+
+
+def test_alias_bomb_is_refused_at_its_first_anchor():
+    # 307 bytes; eight levels of [*a, *a, ...] of nine would be 43 million items
+    done = _load_limited(FIXTURES / "yaml_alias_bomb.yml", "seeds/curation.yml")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "seeds/curation.yml:1: YAML anchors (&a) are not allowed in data files: write each value out\n", "",
+    )
+
+
+def test_an_alias_is_refused_with_its_line():
+    with pytest.raises(CurationError) as caught:
+        parse_yaml("a: 1\nb:\n  - *a\n", "c.yml", CurationError)
+    assert str(caught.value) == "c.yml:3: YAML aliases (*a) are not allowed in data files: write the value out"
+
+
+def test_a_merge_key_needs_an_alias_and_is_refused():
+    with pytest.raises(CurationError) as caught:
+        parse_yaml("base: &base {featured: true}\npaper:\n  <<: *base\n", "c.yml", CurationError)
+    assert str(caught.value) == "c.yml:1: YAML anchors (&base) are not allowed in data files: write each value out"
+
+
+def test_a_list_nested_5000_deep_is_an_error_not_a_recursion_error():
+    with pytest.raises(CurationError) as caught:
+        load_yaml(FIXTURES / "yaml_list_nested_5000_deep.yml", CurationError, "c.yml")
+    assert str(caught.value) == f"c.yml:1: nested more than {MAX_DEPTH} levels deep"
+
+
+def test_mappings_nested_too_deep_are_refused_on_the_line_that_goes_too_far():
+    text = "".join("  " * level + f"k{level}:\n" for level in range(MAX_DEPTH + 1)) + "  " * (MAX_DEPTH + 1) + "leaf\n"
+    with pytest.raises(CurationError) as caught:
+        parse_yaml(text, "c.yml", CurationError)
+    # the 33rd mapping opens at its first key, k32, on line 33
+    assert str(caught.value) == f"c.yml:{MAX_DEPTH + 1}: nested more than {MAX_DEPTH} levels deep"
+
+
+def test_nesting_up_to_the_limit_is_read():
+    doc = parse_yaml("[" * MAX_DEPTH + "x" + "]" * MAX_DEPTH, "c.yml")
+    value = doc.data
+    for _ in range(MAX_DEPTH):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == "x"
+    assert doc.line(*[0] * MAX_DEPTH) == 1
+
+
+def test_a_long_flat_file_keeps_every_line():
+    # the explicit stack: every item of a 3,000-entry file, in file order
+    text = "".join(f"p{i}: {{title: t{i}}}\n" for i in range(3_000))
+    doc = parse_yaml(text, "c.yml")
+    assert doc.line("p2999", "title") == 3_000
+    assert list(doc.data)[:3] == ["p0", "p1", "p2"]

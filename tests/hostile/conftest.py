@@ -8,9 +8,12 @@ itself produces. Anything the hostile site adds on top of that came from a seed.
 """
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS
+from attack import attack_seed
+from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS, SEEDS
 from support import build_site
 
 
@@ -24,3 +27,15 @@ def hostile_site(tmp_path_factory):
 def harmless_site(tmp_path_factory):
     """The site built from the harmless seed: the baseline of what the digest itself emits."""
     return build_site(tmp_path_factory.mktemp("harmless"), [HARMLESS_SEEDS])
+
+
+@pytest.fixture(scope="session")
+def attack_site(tmp_path_factory):
+    """The site built from the reproductions of the script-injection issue (verbatim), the
+    formulas made to crash KaTeX, and a seeded sample of composed attacks (tests/hostile/attack.py)."""
+    root = tmp_path_factory.mktemp("attack")
+    seeds = root / "seeds"
+    seeds.mkdir()
+    shutil.copy(SEEDS / "xss" / "issue10_repro.txt", seeds / "issue10_repro.txt")
+    (seeds / "attack.txt").write_text(attack_seed(), encoding="utf-8")
+    return build_site(root / "site", [seeds])

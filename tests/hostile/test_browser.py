@@ -42,9 +42,10 @@ LIVE_DOM_CHECK = """
   }
   const abstract = document.querySelector('.digest-abstract');
   for (const el of abstract.querySelectorAll('*')) {
-    if (el.closest('.katex')) continue;  // KaTeX's own rendering of the math
+    // KaTeX's own rendering of the math (a formula, its display wrapper, or an error shown as text)
+    if (el.closest('.katex, .katex-display, .katex-error')) continue;
     const ok = ['P', 'EM', 'STRONG', 'CODE', 'A'].includes(el.tagName)
-      || (el.tagName === 'SPAN' && el.classList.contains('arithmatex'));
+      || (el.tagName === 'SPAN' && (el.classList.contains('arithmatex') || el.classList.contains('digest-math-source')));
     if (!ok) bad.push(`in the abstract: <${el.tagName.toLowerCase()} ${el.getAttributeNames().join(' ')}>`);
   }
   for (const el of document.querySelectorAll('.digest-abstract .katex a, .digest-abstract .katex [href]')) {
@@ -73,18 +74,40 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def served(hostile_site):
-    handler = functools.partial(_Quiet, directory=str(hostile_site.site))
+def _serve(site):
+    handler = functools.partial(_Quiet, directory=str(site.site))
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://{HOST}:{server.server_address[1]}/"
+    return server, f"http://{HOST}:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="module")
+def served(hostile_site):
+    server, url = _serve(hostile_site)
+    yield url
     server.shutdown()
     server.server_close()
 
 
-def test_hostile_pages_run_nothing(browser, served, hostile_site):
-    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+# Listing pages show each paper's first sentence (math included): the same checks, on the list.
+LISTING_CHECK = """
+() => [...document.querySelectorAll('.digest-list *')].flatMap(el => {
+  if (el.closest('.katex, .katex-display, .katex-error')) return [];
+  const bad = [...el.attributes].filter(a => a.name.startsWith('on')).map(a => `${el.tagName} ${a.name}`);
+  const ok = ['LI', 'A', 'BR', 'P', 'EM', 'STRONG', 'CODE'].includes(el.tagName)
+    || (el.tagName === 'SPAN' && ['arithmatex', 'digest-math-source', 'digest-summary'].some(c => el.classList.contains(c)));
+  return ok ? bad : bad.concat([`in a listing: <${el.tagName.toLowerCase()} ${el.getAttributeNames().join(' ')}>`]);
+})
+"""
+
+
+@pytest.mark.parametrize("which", ["hostile_site", "attack_site"])
+def test_hostile_pages_run_nothing(browser, request, which):
+    site = request.getfixturevalue(which)
+    server, served = _serve(site)
+    papers = json.loads((site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    listings = sorted({f"venues/{p.stem}/" for p in (site.docs / "venues").glob("*.md") if p.stem != "index"}
+                      | {f"topics/{p.stem}/" for p in (site.docs / "topics").glob("*.md") if p.stem != "index"})
     problems: list[str] = []
     context = browser.new_context(viewport=PHONE)
 
@@ -95,16 +118,21 @@ def test_hostile_pages_run_nothing(browser, served, hostile_site):
         else:
             r.continue_()
 
+    def open_page(where: str):
+        page = context.new_page()
+        page.on("dialog", lambda d: (problems.append(f"{where}: dialog {d.type}: {d.message}"), d.dismiss()))
+        page.on("console", lambda m: m.type == "error" and problems.append(f"{where}: console: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"{where}: uncaught: {e}"))
+        page.on("crash", lambda _: problems.append(f"{where}: the page crashed"))
+        page.goto(served + where, wait_until="networkidle")
+        page.wait_for_function("document.querySelectorAll('.arithmatex:not([data-rendered])').length === 0")
+        return page
+
     context.route("**/*", route)
     try:
         for p in papers:
-            page = context.new_page()
             where = p["url"]
-            page.on("dialog", lambda d, where=where: (problems.append(f"{where}: dialog {d.type}: {d.message}"), d.dismiss()))
-            page.on("console", lambda m, where=where: m.type == "error" and problems.append(f"{where}: console: {m.text}"))
-            page.on("pageerror", lambda e, where=where: problems.append(f"{where}: uncaught: {e}"))
-            page.goto(served + p["url"], wait_until="networkidle")
-            page.wait_for_function("document.querySelectorAll('.digest-abstract .arithmatex:not([data-rendered])').length === 0")
+            page = open_page(where)
             # Measured before any interaction: Material's search overlay slides in on focus.
             wide = page.evaluate(OVERFLOW)
             if wide:
@@ -113,15 +141,22 @@ def test_hostile_pages_run_nothing(browser, served, hostile_site):
             for _ in range(8):
                 page.keyboard.press("Tab")
             problems += [f"{where}: {b}" for b in page.evaluate(LIVE_DOM_CHECK)]
-            shown = page.inner_text(".digest-abstract")
-            if "stays visible." not in shown:
+            shown = " ".join(page.inner_text(".digest-abstract").split())
+            if not shown.endswith(p["abstract"].split()[-1]):
                 problems.append(f"{where}: the end of the abstract is not shown: {shown[-120:]!r}")
             if page.title() != f"{p['title']} - ML Paper Digest":
                 problems.append(f"{where}: the title shows {page.title()!r}")
             page.screenshot(path=str(SCREENSHOTS / f"hostile-{p['id']}.png"), full_page=True)
             page.close()
+        for where in listings:
+            page = open_page(where)
+            problems += [f"{where}: {b}" for b in page.evaluate(LISTING_CHECK)]
+            page.close()
     finally:
         context.close()
+        server.shutdown()
+        server.server_close()
+    assert len(listings) >= 2, listings
     assert not problems, "\n".join(problems)
 
 

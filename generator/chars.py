@@ -1,0 +1,32 @@
+"""Characters that must not reach a page: controls, and marks that reorder or hide text.
+
+Seed abstracts are pasted from PDFs, so their invisible marks are removed
+(:data:`INVISIBLE`) and control characters refused. Text a person writes on
+purpose, such as a curated title, is checked with :func:`hidden_characters` and
+refused instead: a bidi override there (U+202E) would make a title read backwards
+or hide a word, and nothing legitimate needs one.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+# Bidirectional formatting controls: embeddings and overrides (U+202A-U+202E),
+# isolates (U+2066-U+2069), the left-to-right, right-to-left and Arabic letter marks.
+BIDI_CONTROLS = frozenset(
+    [0x200E, 0x200F, 0x061C] + list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A))
+)
+
+# Invisible characters that can reorder or hide text (bidi controls, zero-width
+# marks). They carry no content in an abstract or a header, so they are removed.
+INVISIBLE = dict.fromkeys([0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E, *BIDI_CONTROLS])
+
+
+def hidden_characters(text: str) -> list[tuple[int, str]]:
+    """(1-based column, character) of every control character (category Cc) and bidi control."""
+    return [(i, c) for i, c in enumerate(text, start=1) if ord(c) in BIDI_CONTROLS or unicodedata.category(c) == "Cc"]
+
+
+def describe(c: str) -> str:
+    """``U+202E (RIGHT-TO-LEFT OVERRIDE)``: how a message names an invisible character."""
+    name = unicodedata.name(c, "")
+    return f"U+{ord(c):04X} ({name})" if name else f"U+{ord(c):04X}"
