@@ -272,7 +272,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     watch.lap("render")
     coordinates, info = laying.result()
     files.update(explore.render_explore(digest, coordinates, info.span))
-    log.info("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
+    log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
     written, removed = write_tree(docs, files)
     watch.lap("write")
