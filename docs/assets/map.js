@@ -7,7 +7,8 @@
 // topic and venue and highlight papers whose title or topics hold the words typed.
 // /map/?topic=<slug>&venue=<slug>&highlight=<words> sets the controls (not ?q=, which
 // opens Material's search), /map/#<paper id>
-// centres the map on that paper. Text from the data is only ever set as textContent.
+// and /map/?paper=<id> centre the map on that paper (paper pages link with the query: a
+// fragment would name an element the page does not have). Text from the data is only ever set as textContent.
 (function () {
   "use strict";
 
@@ -309,7 +310,7 @@
     var venue = params.get("venue") || "";
     this.venue.value = d.venues.some(function (v) { return v.slug === venue; }) ? venue : "";
     this.q.value = params.get("highlight") || "";
-    this.focusOn(decodeURIComponent(location.hash.slice(1)));
+    this.focusOn(params.get("paper") || decodeURIComponent(location.hash.slice(1)));
   };
 
   MapPage.prototype.writeUrl = function () {
@@ -317,6 +318,7 @@
     if (this.topic.value) params.set("topic", this.topic.value);
     if (this.venue.value) params.set("venue", this.venue.value);
     if (this.q.value.trim()) params.set("highlight", this.q.value.trim());
+    if (this.focus >= 0) params.set("paper", this.d.ids[this.focus]);
     var query = params.toString();
     history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
   };

@@ -316,7 +316,7 @@ def test_a_paper_page_leads_to_its_place_on_the_map(page, page_log, site_url, pa
     visit(page, site_url + paper["url"])
     page.get_by_role("link", name="On the map").click()
     page.wait_for_selector("#digest-map[data-ready]")
-    assert page.url.endswith("/map/#" + paper["id"])
+    assert page.url.endswith("/map/?paper=" + paper["id"])
     assert page.locator(".digest-map-card a").inner_text() == paper["title"]
     assert page_log.problems() == []
 
