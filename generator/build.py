@@ -20,12 +20,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from . import curate
+from . import curate, explore
 from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import CurationError, GeneratorError, SeedError, raise_all
+from .layout import layout
 from .model import Digest, Paper, Topic
-from .parallel import Pending, map_chunks, split, workers
+from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
 from .render import render_site
 from .tag import load_taxonomy, tag_texts
@@ -223,6 +224,19 @@ def load_curation(seed_dirs: Sequence[Path]) -> curate.Curation | None:
     return None
 
 
+def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float]:
+    """The input edge of the map: the coordinates (and span) of the previous build's map.json in ``docs``,
+    where the layout starts from so that papers already on the map stay about where they were."""
+    path = docs / explore.MAP_JSON
+    try:
+        return explore.read_previous(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, 0.0
+    except (OSError, UnicodeDecodeError) as e:
+        log.info("cannot read the previous map %s (%s): laying it out from scratch", display_path(path), e)
+        return {}, 0.0
+
+
 class _Stopwatch:
     """Seconds per stage, logged with --debug: where a slow build spends its time."""
 
@@ -259,8 +273,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
         early.cancel()
         raise
     watch.lap("derive")
-    files = render_site(digest, seed_files=len(seeds), start=Pending)
+    # The map's layout takes longest of all; it runs in a worker while the pages render.
+    visible = digest.visible()
+    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
+    try:
+        files = render_site(digest, seed_files=len(seeds), start=Pending)
+    except GeneratorError:
+        laying.cancel()
+        raise
     watch.lap("render")
+    coordinates, info = laying.result()
+    files.update(explore.render_explore(digest, coordinates, info.span))
+    log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
+    watch.lap("layout")
     written, removed = write_tree(docs, files)
     watch.lap("write")
     return BuildResult(digest, len(seeds), written, removed, watch.total)

@@ -106,3 +106,36 @@ class Pending:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+class Background:
+    """``fn()`` in one forked worker while this process does other work; :meth:`result`
+    waits for it. In this process (when it is called) on one core or when not ``worth_it``."""
+
+    def __init__(self, fn: Callable[[], R], worth_it: bool = True):
+        global _job
+        self._fn = fn
+        self._pool = None
+        if workers() > 1 and worth_it:
+            _job = (lambda _: fn(), [None])
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(1)
+                self._async = self._pool.apply_async(_run, (0,))
+            finally:
+                _job = None
+
+    def result(self) -> R:
+        if self._pool is None:
+            return self._fn()
+        try:
+            return self._async.get()
+        finally:
+            self._pool.close()
+            self._pool.join()
+
+    def cancel(self) -> None:
+        """Stop the worker: its result is no longer wanted (the build failed)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None

@@ -18,6 +18,7 @@ from json.encoder import encode_basestring as _json_string  # the C encoder of J
 from typing import Any
 
 from .clean import esc, first_sentence, to_html, to_plain
+from .explore import home_sections, map_link
 from .model import Digest, Paper, Topic
 from .parallel import Later
 from .venues import venue_slug
@@ -27,7 +28,7 @@ from .venues import venue_slug
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
-GENERATED_FILES = ("index.md", "list.md", "papers.json")
+GENERATED_FILES = ("index.md", "list.md", "papers.json", "map.json", "map.md", "reading-list.md")
 NOT_INDEXED = {"search": {"exclude": True}}
 
 
@@ -191,7 +192,7 @@ def render_topic(topic: Topic, papers: list[Paper]) -> str:
     return head + "\n" + html_block(
         f"<h1>{esc(topic.name)}</h1>",
         f"<p>{esc(topic.description)}</p>",
-        f"<p><strong>{_count(len(papers), 'paper')}</strong></p>",
+        f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)}</p>",
         *_entries(papers, up),
     )
 
@@ -277,6 +278,7 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
             numeric=range(5),
         ),
     ]
+    lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""))
     featured = [p for p in papers if p.featured]
     if featured:
         lines += ["<h2>Featured</h2>", *_entries(featured, "")]

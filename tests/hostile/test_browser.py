@@ -95,7 +95,10 @@ LISTING_CHECK = """
   if (el.closest('.katex, .katex-display, .katex-error')) return [];
   const bad = [...el.attributes].filter(a => a.name.startsWith('on')).map(a => `${el.tagName} ${a.name}`);
   const ok = ['LI', 'A', 'BR', 'P', 'EM', 'STRONG', 'CODE'].includes(el.tagName)
-    || (el.tagName === 'SPAN' && ['arithmatex', 'digest-math-source', 'digest-summary'].some(c => el.classList.contains(c)));
+    || (el.tagName === 'SPAN' && ['arithmatex', 'digest-math-source', 'digest-summary'].some(c => el.classList.contains(c)))
+    // reading-list.js: the star after each paper's link, a one-character button (and its glyph)
+    || (el.tagName === 'BUTTON' && el.matches('li > a + button.digest-star[data-paper]') && el.textContent.length === 1)
+    || (el.tagName === 'SPAN' && el.parentElement.matches('button.digest-star') && el.attributes.length === 1);
   return ok ? bad : bad.concat([`in a listing: <${el.tagName.toLowerCase()} ${el.getAttributeNames().join(' ')}>`]);
 })
 """

@@ -1,0 +1,563 @@
+// The map of the digest (/map/) and its small preview on the home page.
+//
+// map.json (written by generator/explore.py) places every paper at build time; this
+// file only draws it. Every paper is one point on a <canvas> (no DOM node per paper),
+// coloured by its first topic. Hover shows the title and venue, a click opens the
+// paper, the wheel, a drag or two fingers zoom and pan, and the controls filter by
+// topic and venue and highlight papers whose title or topics hold the words typed.
+// /map/?topic=<slug>&venue=<slug>&highlight=<words> sets the controls (not ?q=, which
+// opens Material's search), /map/#<paper id>
+// and /map/?paper=<id> centre the map on that paper (paper pages link with the query: a
+// fragment would name an element the page does not have). Text from the data is only ever set as textContent.
+(function () {
+  "use strict";
+
+  var GRID = 64; // cells per side of the hover index
+  var HOVER_PX = 9; // how near the pointer must be to a point, in CSS pixels
+  var MAX_LISTED = 100;
+
+  function siteRoot() {
+    var base = ".";
+    try {
+      base = JSON.parse(document.getElementById("__config").textContent).base || ".";
+    } catch (e) { /* a page without Material's config: the site root is here */ }
+    return new URL(base.replace(/\/?$/, "/"), location.href);
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    for (var k in attrs || {}) node.setAttribute(k, attrs[k]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function fold(s) {
+    return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  function dark() {
+    return document.body.getAttribute("data-md-color-scheme") === "slate";
+  }
+
+  // One colour per topic, hues a golden angle apart; lighter on the dark scheme.
+  function topicColour(i) {
+    if (i < 0) return dark() ? "hsl(0, 0%, 70%)" : "hsl(0, 0%, 45%)";
+    var hue = Math.round((i * 137.508) % 360);
+    return "hsl(" + hue + ", 65%, " + (dark() ? "64%" : "42%") + ")";
+  }
+
+  // map.json: {topics: [{name, slug}], venues: [{name, slug}], aliases: {id: id},
+  //            papers: [[id, x, y, [topic indices], venue index, title], ...]},
+  // x and y integers from 0 to 10000.
+  function decode(data) {
+    var rows = data.papers, n = rows.length;
+    var d = {
+      n: n, topics: data.topics, venues: data.venues,
+      ids: new Array(n), titles: new Array(n), topicsOf: new Array(n),
+      xs: new Float32Array(n), ys: new Float32Array(n),
+      first: new Int16Array(n), venue: new Int16Array(n), byId: {}, words: null,
+    };
+    for (var i = 0; i < n; i++) {
+      var r = rows[i];
+      d.ids[i] = r[0];
+      d.xs[i] = r[1] / 10000;
+      d.ys[i] = 1 - r[2] / 10000; // y grows upwards in the layout, downwards on screen
+      d.topicsOf[i] = r[3];
+      d.first[i] = r[3].length ? r[3][0] : -1;
+      d.venue[i] = r[4];
+      d.titles[i] = r[5];
+      d.byId[r[0]] = i;
+    }
+    for (var alias in data.aliases || {}) {
+      if (data.aliases[alias] in d.byId) d.byId[alias] = d.byId[data.aliases[alias]];
+    }
+    return d;
+  }
+
+  // Searchable words of each paper: its title and topic names, folded; built on first use.
+  function words(d) {
+    if (!d.words) {
+      d.words = new Array(d.n);
+      for (var i = 0; i < d.n; i++) {
+        var text = d.titles[i];
+        for (var t = 0; t < d.topicsOf[i].length; t++) text += " " + d.topics[d.topicsOf[i][t]].name;
+        d.words[i] = " " + fold(text).replace(/[^\p{L}\p{N}]+/gu, " ");
+      }
+    }
+    return d.words;
+  }
+
+  // Counting sort of the points into GRID x GRID cells of the unit square.
+  function buildIndex(d) {
+    var cell = new Int32Array(d.n), counts = new Int32Array(GRID * GRID + 1);
+    for (var i = 0; i < d.n; i++) {
+      var cx = Math.min(GRID - 1, Math.max(0, Math.floor(d.xs[i] * GRID)));
+      var cy = Math.min(GRID - 1, Math.max(0, Math.floor(d.ys[i] * GRID)));
+      cell[i] = cy * GRID + cx;
+      counts[cell[i] + 1]++;
+    }
+    for (var c = 0; c < GRID * GRID; c++) counts[c + 1] += counts[c];
+    var order = new Int32Array(d.n), fill = counts.slice(0, GRID * GRID);
+    for (i = 0; i < d.n; i++) order[fill[cell[i]]++] = i;
+    return { starts: counts, order: order };
+  }
+
+  function fetchMap(root) {
+    return fetch(new URL("map.json", root)).then(function (r) {
+      if (!r.ok) throw new Error("map.json: HTTP " + r.status);
+      return r.json();
+    }).then(decode);
+  }
+
+  // -- drawing ---------------------------------------------------------------
+
+  function Painter(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.w = this.h = 0;
+  }
+
+  Painter.prototype.resize = function () {
+    var ratio = window.devicePixelRatio || 1;
+    var rect = this.canvas.getBoundingClientRect();
+    this.w = Math.max(1, rect.width);
+    this.h = Math.max(1, rect.height);
+    this.canvas.width = Math.round(this.w * ratio);
+    this.canvas.height = Math.round(this.h * ratio);
+    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  };
+
+  // view: {cx, cy, k}: the world point at the centre and pixels per world unit; the
+  // points' bounding box fills the canvas.
+  function fit(p, d) {
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (var i = 0; i < d.n; i++) {
+      if (d.xs[i] < x0) x0 = d.xs[i];
+      if (d.xs[i] > x1) x1 = d.xs[i];
+      if (d.ys[i] < y0) y0 = d.ys[i];
+      if (d.ys[i] > y1) y1 = d.ys[i];
+    }
+    if (!(x1 > x0)) { x0 = 0; x1 = 1; }
+    if (!(y1 > y0)) { y0 = 0; y1 = 1; }
+    return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, k: Math.min(p.w / (x1 - x0), p.h / (y1 - y0)) * 0.92 };
+  }
+
+  // Draw the points: shown ones (mask 1) in their topic's colour, the rest faint.
+  Painter.prototype.draw = function (d, view, mask, radius, marked) {
+    var ctx = this.ctx, w = this.w, h = this.h;
+    ctx.clearRect(0, 0, w, h);
+    var ox = w / 2 - view.cx * view.k, oy = h / 2 - view.cy * view.k, k = view.k;
+    var faint = dark() ? "rgba(255, 255, 255, 0.13)" : "rgba(0, 0, 0, 0.12)";
+    var i, x, y;
+    if (mask) {
+      ctx.fillStyle = faint;
+      for (i = 0; i < d.n; i++) {
+        if (mask[i]) continue;
+        x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+        if (x < -2 || y < -2 || x > w + 2 || y > h + 2) continue;
+        ctx.fillRect(x - 1, y - 1, 2, 2);
+      }
+    }
+    // One path per colour: a few dozen fill() calls for 20,000 points.
+    var groups = {};
+    for (i = 0; i < d.n; i++) {
+      if (mask && !mask[i]) continue;
+      x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+      if (x < -radius || y < -radius || x > w + radius || y > h + radius) continue;
+      (groups[d.first[i]] || (groups[d.first[i]] = [])).push(i);
+    }
+    // Thousands of points on screen: squares, which a canvas fills about twice as fast as
+    // circles (and at that density they look the same); fewer: circles.
+    var visible = 0;
+    for (var c in groups) visible += groups[c].length;
+    var square = visible > 4000, side = radius * 1.8;
+    for (var g in groups) {
+      var list = groups[g];
+      ctx.fillStyle = topicColour(+g);
+      ctx.beginPath();
+      for (var j = 0; j < list.length; j++) {
+        i = list[j];
+        x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+        if (square) {
+          ctx.rect(x - side / 2, y - side / 2, side, side);
+        } else {
+          ctx.moveTo(x + radius, y);
+          ctx.arc(x, y, radius, 0, 2 * Math.PI);
+        }
+      }
+      ctx.fill();
+    }
+    // A few matches among many papers: ringed, so that they stand out of the crowd.
+    if (mask && d.n > 50) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = dark() ? "rgba(255, 255, 255, 0.85)" : "rgba(0, 0, 0, 0.75)";
+      ctx.beginPath();
+      var ringed = 0;
+      for (i = 0; i < d.n && ringed < 2000; i++) {
+        if (!mask[i]) continue;
+        ringed++;
+        x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+        ctx.moveTo(x + radius + 2.5, y);
+        ctx.arc(x, y, radius + 2.5, 0, 2 * Math.PI);
+      }
+      if (ringed < 2000) ctx.stroke();
+    }
+    for (var m = 0; m < (marked || []).length; m++) {
+      i = marked[m];
+      if (i < 0) continue;
+      x = d.xs[i] * k + ox; y = d.ys[i] * k + oy;
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = dark() ? "#fff" : "#000";
+      ctx.beginPath();
+      ctx.arc(x, y, radius + 4, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+  };
+
+  // -- the preview on the home page -------------------------------------------
+
+  function preview(box, root) {
+    var canvas = el("canvas", { "aria-hidden": "true" });
+    box.appendChild(canvas);
+    fetchMap(root).then(function (d) {
+      var p = new Painter(canvas);
+      var paint = function () { p.resize(); p.draw(d, fit(p, d), null, 1.4, []); };
+      paint();
+      new ResizeObserver(paint).observe(canvas);
+      onSchemeChange(paint);
+    }).catch(function (e) { console.warn("map preview:", e.message); });
+  }
+
+  function onSchemeChange(fn) {
+    new MutationObserver(fn).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }
+
+  // -- the map page -----------------------------------------------------------
+
+  function MapPage(box, root, d) {
+    this.box = box;
+    this.root = root;
+    this.d = d;
+    this.index = buildIndex(d);
+    this.mask = null;
+    this.hover = -1;
+    this.focus = -1;
+    this.frame = 0;
+    this.build();
+    this.readUrl();
+    this.filter(false);
+    this.bind();
+  }
+
+  MapPage.prototype.build = function () {
+    var d = this.d, box = this.box;
+    box.textContent = "";
+    var controls = el("form", { class: "digest-map-controls", role: "search", "aria-label": "Filter the map" });
+    controls.addEventListener("submit", function (e) { e.preventDefault(); });
+
+    var topicLabel = el("label", { for: "digest-map-topic" }, "Topic ");
+    this.topic = el("select", { id: "digest-map-topic" });
+    this.topic.appendChild(el("option", { value: "" }, "All topics"));
+    var topicOrder = d.topics.map(function (t, i) { return i; }).sort(function (a, b) {
+      return d.topics[a].name.localeCompare(d.topics[b].name);
+    });
+    for (var t = 0; t < topicOrder.length; t++) {
+      this.topic.appendChild(el("option", { value: d.topics[topicOrder[t]].slug }, d.topics[topicOrder[t]].name));
+    }
+    topicLabel.appendChild(this.topic);
+
+    var venueLabel = el("label", { for: "digest-map-venue" }, "Venue ");
+    this.venue = el("select", { id: "digest-map-venue" });
+    this.venue.appendChild(el("option", { value: "" }, "All venues"));
+    for (var v = 0; v < d.venues.length; v++) this.venue.appendChild(el("option", { value: d.venues[v].slug }, d.venues[v].name));
+    venueLabel.appendChild(this.venue);
+
+    var qLabel = el("label", { for: "digest-map-q" }, "Highlight ");
+    this.q = el("input", { id: "digest-map-q", type: "search", placeholder: "words of a title or topic", autocomplete: "off" });
+    qLabel.appendChild(this.q);
+
+    var zoom = el("span", { class: "digest-map-zoom" });
+    this.zoomIn = el("button", { type: "button", class: "md-button", "aria-label": "Zoom in" }, "+");
+    this.zoomOut = el("button", { type: "button", class: "md-button", "aria-label": "Zoom out" }, "\u2212");
+    this.reset = el("button", { type: "button", class: "md-button" }, "Reset view");
+    zoom.append(this.zoomIn, this.zoomOut, this.reset);
+    controls.append(topicLabel, venueLabel, qLabel, zoom);
+
+    this.status = el("p", { class: "digest-map-status", role: "status", "aria-live": "polite" });
+    var stage = el("div", { class: "digest-map-stage" });
+    this.canvas = el("canvas", {
+      class: "digest-map-canvas", tabindex: "0", role: "img",
+      "aria-label": "Map of " + d.n + " papers, each a point placed near papers with similar abstracts and " +
+        "coloured by topic. Arrow keys pan, plus and minus zoom. The list of papers below the map and " +
+        "the topic and venue pages hold the same papers as links.",
+    });
+    this.tip = el("div", { class: "digest-map-tip", hidden: "" });
+    stage.append(this.canvas, this.tip);
+    this.card = el("div", { class: "digest-map-card", hidden: "" });
+    this.listHead = el("h2", { id: "digest-map-matches" });
+    this.list = el("ol", { class: "digest-map-list" });
+    box.append(controls, this.status, stage, this.card, this.listHead, this.list);
+    this.painter = new Painter(this.canvas);
+    this.painter.resize();
+    this.view = fit(this.painter, this.d);
+  };
+
+  MapPage.prototype.readUrl = function () {
+    var params = new URLSearchParams(location.search);
+    var d = this.d;
+    var slug = params.get("topic") || "";
+    this.topic.value = d.topics.some(function (t) { return t.slug === slug; }) ? slug : "";
+    var venue = params.get("venue") || "";
+    this.venue.value = d.venues.some(function (v) { return v.slug === venue; }) ? venue : "";
+    this.q.value = params.get("highlight") || "";
+    this.focusOn(params.get("paper") || decodeURIComponent(location.hash.slice(1)));
+  };
+
+  MapPage.prototype.writeUrl = function () {
+    var params = new URLSearchParams();
+    if (this.topic.value) params.set("topic", this.topic.value);
+    if (this.venue.value) params.set("venue", this.venue.value);
+    if (this.q.value.trim()) params.set("highlight", this.q.value.trim());
+    if (this.focus >= 0) params.set("paper", this.d.ids[this.focus]);
+    var query = params.toString();
+    history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+  };
+
+  // The paper named in the URL's fragment: centred, zoomed in, ringed, and named below the map.
+  MapPage.prototype.focusOn = function (id) {
+    var i = id && id in this.d.byId ? this.d.byId[id] : -1;
+    this.focus = i;
+    this.card.textContent = "";
+    this.card.hidden = i < 0;
+    if (i < 0) return;
+    this.view = { cx: this.d.xs[i], cy: this.d.ys[i], k: Math.min(this.painter.w, this.painter.h) * 6 };
+    this.card.append(el("span", {}, "On the map: "), this.paperLink(i));
+  };
+
+  MapPage.prototype.paperLink = function (i) {
+    var d = this.d;
+    var frag = document.createDocumentFragment();
+    frag.append(el("a", { href: new URL("papers/" + d.ids[i] + "/", this.root).href }, d.titles[i]));
+    frag.append(document.createTextNode(" \u00b7 " + d.venues[d.venue[i]].name));
+    return frag;
+  };
+
+  MapPage.prototype.filter = function (write) {
+    var d = this.d;
+    var topic = -1, venue = -1;
+    for (var t = 0; t < d.topics.length; t++) if (d.topics[t].slug === this.topic.value) topic = t;
+    for (var v = 0; v < d.venues.length; v++) if (d.venues[v].slug === this.venue.value) venue = v;
+    var terms = fold(this.q.value).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    var texts = terms.length ? words(d) : null;
+    var shown = 0, mask = null, matches = [];
+    if (topic >= 0 || venue >= 0 || terms.length) {
+      mask = new Uint8Array(d.n);
+      for (var i = 0; i < d.n; i++) {
+        if (venue >= 0 && d.venue[i] !== venue) continue;
+        if (topic >= 0 && d.topicsOf[i].indexOf(topic) < 0) continue;
+        var ok = true;
+        for (var w = 0; w < terms.length && ok; w++) ok = texts[i].indexOf(" " + terms[w]) >= 0;
+        if (!ok) continue;
+        mask[i] = 1;
+        shown++;
+        matches.push(i);
+      }
+    } else {
+      shown = d.n;
+    }
+    this.mask = mask;
+    this.status.textContent = (mask ? shown.toLocaleString("en") + " of " : "") + d.n.toLocaleString("en") +
+      " papers" + (mask ? " match" : "") + (topic >= 0 ? " in " + d.topics[topic].name : "") +
+      (venue >= 0 ? " at " + d.venues[venue].name : "") + (terms.length ? " with \u201c" + terms.join(" ") + "\u201d" : "") + ".";
+    this.listMatches(mask ? matches : []);
+    if (write) this.writeUrl();
+    this.redraw();
+  };
+
+  // The matching papers as links: what the map shows, reachable without a pointer.
+  MapPage.prototype.listMatches = function (matches) {
+    var d = this.d;
+    this.list.textContent = "";
+    this.listHead.hidden = matches.length === 0;
+    if (!matches.length) return;
+    matches.sort(function (a, b) { return d.titles[a].localeCompare(d.titles[b]); });
+    this.listHead.textContent = matches.length > MAX_LISTED ? "The first " + MAX_LISTED + " of these papers, by title" : "These papers, by title";
+    for (var m = 0; m < Math.min(MAX_LISTED, matches.length); m++) {
+      var li = el("li");
+      li.appendChild(this.paperLink(matches[m]));
+      this.list.appendChild(li);
+    }
+  };
+
+  MapPage.prototype.radius = function () {
+    var r = 1.6 + Math.log2(Math.max(1, this.view.k / Math.min(this.painter.w, this.painter.h))) * 0.9;
+    return Math.min(6, Math.max(1.6, r)) * (this.d.n < 2000 ? 1.6 : 1);
+  };
+
+  MapPage.prototype.redraw = function () {
+    var self = this;
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(function () {
+      self.frame = 0;
+      self.painter.draw(self.d, self.view, self.mask, self.radius(), [self.focus, self.hover]);
+    });
+  };
+
+  MapPage.prototype.toWorld = function (px, py) {
+    var p = this.painter, v = this.view;
+    return [(px - p.w / 2) / v.k + v.cx, (py - p.h / 2) / v.k + v.cy];
+  };
+
+  // The shown point nearest to the pointer, within HOVER_PX.
+  MapPage.prototype.pick = function (px, py) {
+    var d = this.d, world = this.toWorld(px, py);
+    var reach = (HOVER_PX + this.radius()) / this.view.k;
+    var x0 = Math.max(0, Math.floor((world[0] - reach) * GRID)), x1 = Math.min(GRID - 1, Math.floor((world[0] + reach) * GRID));
+    var y0 = Math.max(0, Math.floor((world[1] - reach) * GRID)), y1 = Math.min(GRID - 1, Math.floor((world[1] + reach) * GRID));
+    var best = -1, bestD = reach * reach;
+    for (var cy = y0; cy <= y1; cy++) {
+      for (var cx = x0; cx <= x1; cx++) {
+        var c = cy * GRID + cx;
+        for (var j = this.index.starts[c]; j < this.index.starts[c + 1]; j++) {
+          var i = this.index.order[j];
+          if (this.mask && !this.mask[i]) continue;
+          var dx = d.xs[i] - world[0], dy = d.ys[i] - world[1], dist = dx * dx + dy * dy;
+          if (dist <= bestD) { bestD = dist; best = i; }
+        }
+      }
+    }
+    return best;
+  };
+
+  MapPage.prototype.showTip = function (i, px, py) {
+    var d = this.d;
+    this.hover = i;
+    this.canvas.style.cursor = i >= 0 ? "pointer" : "";
+    if (i < 0) { this.tip.hidden = true; this.redraw(); return; }
+    this.tip.textContent = "";
+    var names = d.topicsOf[i].map(function (t) { return d.topics[t].name; }).join(", ");
+    this.tip.append(el("strong", {}, d.titles[i]), el("span", {}, d.venues[d.venue[i]].name + (names ? " \u00b7 " + names : "")));
+    this.tip.hidden = false;
+    var w = this.painter.w, left = Math.min(px + 14, w - this.tip.offsetWidth - 4);
+    this.tip.style.left = Math.max(4, left) + "px";
+    this.tip.style.top = (py + 16 + this.tip.offsetHeight > this.painter.h ? py - 12 - this.tip.offsetHeight : py + 16) + "px";
+    this.redraw();
+  };
+
+  MapPage.prototype.zoomAt = function (factor, px, py) {
+    var p = this.painter, before = this.toWorld(px, py);
+    var min = Math.min(p.w, p.h) * 0.5, max = Math.min(p.w, p.h) * 400;
+    this.view.k = Math.min(max, Math.max(min, this.view.k * factor));
+    var after = this.toWorld(px, py);
+    this.view.cx += before[0] - after[0];
+    this.view.cy += before[1] - after[1];
+    this.redraw();
+  };
+
+  MapPage.prototype.panBy = function (dx, dy) {
+    this.view.cx -= dx / this.view.k;
+    this.view.cy -= dy / this.view.k;
+    this.redraw();
+  };
+
+  MapPage.prototype.open = function (i) {
+    location.href = new URL("papers/" + this.d.ids[i] + "/", this.root).href;
+  };
+
+  MapPage.prototype.bind = function () {
+    var self = this, canvas = this.canvas, pointers = new Map(), moved = 0, pinch = null;
+    var local = function (e) { var r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+    this.topic.addEventListener("change", function () { self.filter(true); });
+    this.venue.addEventListener("change", function () { self.filter(true); });
+    this.q.addEventListener("input", function () { self.filter(true); });
+    this.zoomIn.addEventListener("click", function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); });
+    this.zoomOut.addEventListener("click", function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); });
+    this.reset.addEventListener("click", function () { self.view = fit(self.painter, self.d); self.redraw(); });
+    window.addEventListener("hashchange", function () { self.focusOn(decodeURIComponent(location.hash.slice(1))); self.redraw(); });
+    canvas.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var at = local(e);
+      self.zoomAt(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)), at[0], at[1]);
+    }, { passive: false });
+    canvas.addEventListener("pointerdown", function (e) {
+      canvas.setPointerCapture(e.pointerId);
+      pointers.set(e.pointerId, local(e));
+      moved = 0;
+      pinch = null;
+    });
+    canvas.addEventListener("pointermove", function (e) {
+      var at = local(e);
+      if (!pointers.has(e.pointerId)) {
+        if (e.pointerType === "mouse") self.showTip(self.pick(at[0], at[1]), at[0], at[1]);
+        return;
+      }
+      var last = pointers.get(e.pointerId);
+      pointers.set(e.pointerId, at);
+      if (pointers.size === 1) {
+        moved += Math.abs(at[0] - last[0]) + Math.abs(at[1] - last[1]);
+        self.panBy(at[0] - last[0], at[1] - last[1]);
+        if (moved > 4) self.showTip(-1);
+      } else if (pointers.size === 2) {
+        var pts = Array.from(pointers.values());
+        var mid = [(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2];
+        var span = Math.hypot(pts[0][0] - pts[1][0], pts[0][1] - pts[1][1]);
+        if (pinch) {
+          self.panBy(mid[0] - pinch.mid[0], mid[1] - pinch.mid[1]);
+          if (pinch.span > 0) self.zoomAt(span / pinch.span, mid[0], mid[1]);
+        }
+        pinch = { mid: mid, span: span };
+        moved = 100;
+      }
+    });
+    var up = function (e) {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.delete(e.pointerId);
+      pinch = null;
+      if (e.type !== "pointerup" || pointers.size || moved > 4) return;
+      var at = local(e), i = self.pick(at[0], at[1]);
+      if (i < 0) return;
+      // A mouse opens the paper under it; a finger first shows which paper it is, then opens it.
+      if (e.pointerType === "mouse" || self.hover === i) self.open(i);
+      else self.showTip(i, at[0], at[1]);
+    };
+    canvas.addEventListener("pointerup", up);
+    canvas.addEventListener("pointercancel", up);
+    canvas.addEventListener("pointerleave", function (e) { if (e.pointerType === "mouse") self.showTip(-1); });
+    canvas.addEventListener("keydown", function (e) {
+      var step = 60, keys = {
+        ArrowLeft: function () { self.panBy(step, 0); }, ArrowRight: function () { self.panBy(-step, 0); },
+        ArrowUp: function () { self.panBy(0, step); }, ArrowDown: function () { self.panBy(0, -step); },
+        "+": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
+        "=": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
+        "-": function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); },
+        "0": function () { self.view = fit(self.painter, self.d); self.redraw(); },
+      };
+      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+    });
+    new ResizeObserver(function () {
+      var w = self.painter.w;
+      self.painter.resize();
+      if (w > 0) self.view.k *= self.painter.w / w;
+      self.redraw();
+    }).observe(canvas);
+    onSchemeChange(function () { self.redraw(); });
+  };
+
+  function start() {
+    var root = siteRoot();
+    var previews = document.querySelectorAll(".digest-map-preview");
+    for (var i = 0; i < previews.length; i++) preview(previews[i], root);
+    var box = document.getElementById("digest-map");
+    if (!box) return;
+    fetchMap(root).then(function (d) {
+      window.digestMap = new MapPage(box, root, d);
+      box.setAttribute("data-ready", "");
+    }).catch(function (e) {
+      box.textContent = "";
+      box.appendChild(el("p", { role: "alert" }, "The map could not be loaded (" + e.message + "). The topic and venue pages list every paper."));
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,347 @@
+"""The map and the reading list in a real Chromium, on the mission site."""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from support import SEARCH_JS
+
+pytestmark = pytest.mark.browser
+
+SERIOUS = ("serious", "critical")
+PHONE = {"width": 390, "height": 844}
+
+
+def wait_ready(page) -> None:
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => typeof document$ !== 'undefined'")
+
+
+def visit(page, url: str) -> None:
+    response = page.goto(url)
+    assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
+    wait_ready(page)
+
+
+def open_map(page, site_url: str, suffix: str = "") -> None:
+    visit(page, site_url + "map/" + suffix)
+    page.wait_for_selector("#digest-map[data-ready]")
+
+
+@pytest.fixture(scope="module")
+def map_data(mission_site) -> dict:
+    return json.loads((mission_site.site / "map.json").read_text(encoding="utf-8"))
+
+
+def loneliest(map_data: dict) -> list:
+    """The map row farthest from any other point: hovering it cannot pick a neighbour."""
+    rows = map_data["papers"]
+
+    def gap(r):
+        return min(math.hypot(r[1] - o[1], r[2] - o[2]) for o in rows if o is not r)
+
+    return max(rows, key=lambda r: (gap(r), r[0]))
+
+
+def screen_point(page, paper_id: str) -> tuple[float, float]:
+    """Where the map draws a paper, in page coordinates."""
+    return tuple(page.evaluate(
+        """(id) => {
+          const m = window.digestMap, i = m.d.byId[id], v = m.view, p = m.painter;
+          const r = m.canvas.getBoundingClientRect();
+          return [r.left + p.w / 2 + (m.d.xs[i] - v.cx) * v.k, r.top + p.h / 2 + (m.d.ys[i] - v.cy) * v.k];
+        }""",
+        paper_id,
+    ))
+
+
+def by_id(papers: list[dict]) -> dict[str, dict]:
+    return {p["id"]: p for p in papers}
+
+
+# -- the map --------------------------------------------------------------------
+
+
+def test_map_holds_every_paper_and_draws_them(page, page_log, site_url, papers, map_data):
+    assert sorted(r[0] for r in map_data["papers"]) == sorted(p["id"] for p in papers)
+    open_map(page, site_url)
+    assert page.locator(".digest-map-status").inner_text() == f"{len(papers)} papers."
+    coloured = page.evaluate(
+        """() => { const c = document.querySelector('.digest-map-canvas');
+                   const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   let n = 0; for (let i = 3; i < px.length; i += 4) if (px[i] > 0) n++; return n; }"""
+    )
+    assert coloured > len(papers) * 10, f"only {coloured} pixels drawn for {len(papers)} papers"
+    assert page_log.problems() == []
+
+
+def test_hovering_a_point_names_the_paper_and_clicking_opens_it(page, page_log, site_url, papers, map_data):
+    row = loneliest(map_data)
+    paper = by_id(papers)[row[0]]
+    open_map(page, site_url)
+    x, y = screen_point(page, paper["id"])
+    page.mouse.move(x + 1, y + 1)
+    tip = page.locator(".digest-map-tip")
+    tip.wait_for(state="visible")
+    assert tip.locator("strong").inner_text() == paper["title"]
+    assert tip.locator("span").inner_text().startswith(f"{paper['venue']} {paper['year']}")
+    page.mouse.click(x + 1, y + 1)
+    page.wait_for_url(re.compile(re.escape(paper["url"]) + "$"))
+    assert page_log.problems() == []
+
+
+def test_dragging_and_the_wheel_move_and_zoom_the_map(page, page_log, site_url):
+    open_map(page, site_url)
+    view = "() => ({...window.digestMap.view})"
+    box = page.locator(".digest-map-canvas").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = page.evaluate(view)
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, -400)
+    zoomed = page.evaluate(view)
+    assert zoomed["k"] > before["k"] * 1.5
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + 100, cy + 50, steps=5)
+    page.mouse.up()
+    moved = page.evaluate(view)
+    assert moved["cx"] == pytest.approx(zoomed["cx"] - 100 / zoomed["k"], rel=1e-6)
+    assert moved["cy"] == pytest.approx(zoomed["cy"] - 50 / zoomed["k"], rel=1e-6)
+    assert "/map/" in page.url and "papers/" not in page.url  # a drag is not a click
+    assert page_log.problems() == []
+
+
+def test_a_papers_fragment_centres_the_map_on_it(page, page_log, site_url, papers):
+    paper = papers[0]
+    open_map(page, site_url, "#" + paper["id"])
+    card = page.locator(".digest-map-card")
+    assert card.locator("a").inner_text() == paper["title"]
+    assert card.locator("a").get_attribute("href").endswith(paper["url"])
+    assert page_log.problems() == []
+
+
+def test_topic_from_the_url_and_venue_from_the_menu_filter_the_map(page, page_log, site_url, papers, mission_site):
+    topic_names = {t["slug"]: t["name"] for t in json.loads((mission_site.site / "map.json").read_text())["topics"]}
+    counts = {slug: sum(name in p["tags"] for p in papers) for slug, name in topic_names.items()}
+    slug = max(counts, key=lambda s: (0 < counts[s] < len(papers), counts[s], s))
+    open_map(page, site_url, f"?topic={slug}")
+    assert page.locator("#digest-map-topic").input_value() == slug
+    status = page.locator(".digest-map-status").inner_text()
+    assert status == f"{counts[slug]} of {len(papers)} papers match in {topic_names[slug]}."
+    listed = sorted(page.locator(".digest-map-list a").all_inner_texts())
+    assert listed == sorted(p["title"] for p in papers if topic_names[slug] in p["tags"])
+    venue = sorted({(p["venue"], p["year"]) for p in papers})[0]
+    page.select_option("#digest-map-venue", label=f"{venue[0]} {venue[1]}")
+    assert re.search(r"[?&]venue=[a-z0-9-]+", page.url) and f"topic={slug}" in page.url
+    both = [p for p in papers if topic_names[slug] in p["tags"] and (p["venue"], p["year"]) == venue]
+    assert page.locator(".digest-map-status").inner_text().startswith(f"{len(both)} of {len(papers)} papers match")
+    assert page_log.problems() == []
+
+
+def test_the_highlight_box_finds_papers_by_the_words_of_their_titles(page, page_log, site_url, papers):
+    paper = max(papers, key=lambda p: (len(p["title"]), p["id"]))
+    words = [w for w in re.findall(r"\w+", paper["title"]) if len(w) > 3][:3]
+    open_map(page, site_url)
+    page.fill("#digest-map-q", " ".join(w.lower() for w in words))
+    assert paper["title"] in page.locator(".digest-map-list a").all_inner_texts()
+    assert "highlight=" in page.url
+    page.fill("#digest-map-q", "zzqqxxnotaword")
+    assert page.locator(".digest-map-status").inner_text().startswith(f"0 of {len(papers)} papers match")
+    assert page_log.problems() == []
+
+
+# -- the reading list -----------------------------------------------------------
+
+
+def star_state(page, selector: str) -> str:
+    return page.locator(selector).first.get_attribute("aria-pressed")
+
+
+def test_a_star_on_a_paper_page_survives_a_reload_and_fills_the_reading_list(page, page_log, site_url, papers):
+    paper = papers[1]
+    visit(page, site_url + paper["url"])
+    star = "article h1 .digest-star"
+    assert star_state(page, star) == "false"
+    page.locator(star).click()
+    assert star_state(page, star) == "true"
+    page.reload()
+    wait_ready(page)
+    assert star_state(page, star) == "true"
+    visit(page, site_url + "reading-list/")
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    items = page.locator(".digest-reading-items li")
+    assert items.count() == 1
+    assert items.locator("a").inner_text() == paper["title"]
+    assert items.locator("a").get_attribute("href").endswith(paper["url"])
+    assert f"{paper['venue']} {paper['year']}" in items.inner_text()
+    # unstarring on the reading list empties it
+    items.locator(".digest-star").click()
+    assert page.locator(".digest-reading-items li").count() == 0
+    assert "No papers yet" in page.locator(".digest-reading-summary").inner_text()
+    assert page_log.problems() == []
+
+
+def test_stars_in_the_lists_and_in_search_results(page, page_log, site_url, papers):
+    visit(page, site_url + "list/")
+    stars = page.locator("article li .digest-star")
+    assert stars.count() == len(papers)
+    stars.nth(0).click()
+    starred = page.locator("article li .digest-star").nth(0).evaluate("b => b.getAttribute('data-paper')")
+    paper = by_id(papers)[starred]
+    # the same paper found by search shows its star pressed, and can be unstarred there
+    page.wait_for_function("() => document.querySelector('.md-search-result__meta')")
+    page.evaluate(SEARCH_JS, paper["title"])
+    result = page.locator(f".md-search-result__item .digest-star[data-paper='{starred}']").first
+    result.wait_for()
+    assert result.get_attribute("aria-pressed") == "true"
+    result.click()
+    assert result.get_attribute("aria-pressed") == "false"
+    assert page.locator(f"article li .digest-star[data-paper='{starred}']").get_attribute("aria-pressed") == "false"
+    assert page_log.problems() == []
+
+
+def test_export_and_import_carry_the_list_to_another_browser(open_page, page_log, site_url, papers, tmp_path):
+    page = open_page()
+    chosen = papers[:2]
+    for p in chosen:
+        visit(page, site_url + p["url"])
+        page.locator("article h1 .digest-star").click()
+    visit(page, site_url + "reading-list/")
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    with page.expect_download() as md_download:
+        page.get_by_role("button", name="Export as Markdown").click()
+    markdown = open(md_download.value.path(), encoding="utf-8").read()
+    for p in chosen:
+        assert p["url"] in markdown
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export as JSON").click()
+    exported = tmp_path / "reading-list.json"
+    download.value.save_as(exported)
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    assert [p["id"] for p in data["papers"]] == [p["id"] for p in chosen]
+
+    other = open_page()  # a new browser context: its own, empty localStorage
+    visit(other, site_url + "reading-list/")
+    other.wait_for_selector("#digest-reading-list[data-ready]")
+    assert other.locator(".digest-reading-items li").count() == 0
+    other.set_input_files("#digest-reading-import", str(exported))
+    other.locator(".digest-reading-message").filter(has_text="Imported 2 papers").wait_for()
+    assert other.locator(".digest-reading-items a").all_inner_texts() == [p["title"] for p in chosen]
+    assert page_log.problems() == []
+
+
+def test_a_bad_import_says_what_is_wrong_and_imports_nothing(page, page_log, site_url, tmp_path):
+    visit(page, site_url + "reading-list/")
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    cases = {
+        "broken.json": ("{not json", "is not JSON"),
+        "other.json": ('{"papers": []}', "is not a reading list"),
+        "bad-id.json": ('{"format": "ml-paper-digest-reading-list", "papers": [{"id": "<b>x</b>"}]}',
+                        'paper 1: "id" must be a paper id'),
+    }
+    for name, (content, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8")
+        page.set_input_files("#digest-reading-import", str(path))
+        error = page.locator(".digest-reading-error")
+        error.filter(has_text=message).wait_for()
+        assert error.inner_text().startswith(name + ": ")
+        assert page.locator(".digest-reading-items li").count() == 0
+    assert page_log.problems() == []
+
+
+def test_a_paper_that_left_the_digest_is_shown_as_gone_with_its_title_as_text(page, page_log, site_url, tmp_path):
+    hostile = '<img src=x onerror="window.pwned=1">Gone paper'
+    path = tmp_path / "gone.json"
+    path.write_text(json.dumps({"format": "ml-paper-digest-reading-list", "version": 1,
+                                "papers": [{"id": "0123456789ab", "title": hostile, "venue": "NeurIPS 2019"}]}), encoding="utf-8")
+    visit(page, site_url + "reading-list/")
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    page.set_input_files("#digest-reading-import", str(path))
+    gone = page.locator(".digest-reading-items li.digest-gone")
+    gone.wait_for()
+    assert gone.locator(".digest-gone-title").inner_text() == hostile
+    assert "no longer in the digest" in gone.inner_text()
+    assert page.locator(".digest-reading-items img").count() == 0
+    assert page.evaluate("() => window.pwned === undefined")
+    assert "1 of them no longer in the digest" in page.locator(".digest-reading-summary").inner_text()
+    page.reload()
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    assert page.locator(".digest-reading-items li.digest-gone").count() == 1  # kept, not dropped
+    gone.locator(".digest-remove").click()
+    assert page.locator(".digest-reading-items li").count() == 0
+    assert page_log.problems() == []
+
+
+# -- everyone -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["map/", "reading-list/"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(open_page, page_log, site_url, axe_source, which, scheme):
+    page = open_page(color_scheme=scheme)
+    visit(page, site_url + which)
+    page.wait_for_selector("[data-ready]")
+    page.add_script_tag(content=axe_source)
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
+    )
+    serious = [v for v in violations if v["impact"] in SERIOUS]
+    assert serious == [], f"{which} ({scheme}):\n" + "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in serious
+    )
+    assert page_log.problems() == []
+
+
+@pytest.mark.parametrize("which", ["map/", "reading-list/"])
+def test_nothing_scrolls_sideways_on_a_phone(open_page, page_log, site_url, which):
+    page = open_page(viewport=PHONE)
+    visit(page, site_url + which)
+    page.wait_for_selector("[data-ready]")
+    width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner
+    assert page_log.problems() == []
+
+
+# -- links to the map -------------------------------------------------------------
+
+
+def test_a_paper_page_leads_to_its_place_on_the_map(page, page_log, site_url, papers):
+    paper = papers[-1]
+    visit(page, site_url + paper["url"])
+    page.get_by_role("link", name="On the map").click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    assert page.url.endswith("/map/?paper=" + paper["id"])
+    assert page.locator(".digest-map-card a").inner_text() == paper["title"]
+    assert page_log.problems() == []
+
+
+def test_a_topic_page_leads_to_the_map_filtered_to_it(page, page_log, site_url, papers):
+    paper = papers[0]
+    visit(page, site_url + paper["url"])
+    page.locator(".digest-topics a.md-tag").first.click()
+    wait_ready(page)
+    name = page.locator("article h1").first.inner_text().strip()
+    page.get_by_role("link", name="Show them on the map").click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    n = sum(name in p["tags"] for p in papers)
+    assert page.locator(".digest-map-status").inner_text() == f"{n} of {len(papers)} papers match in {name}."
+    assert page_log.problems() == []
+
+
+def test_the_home_page_previews_the_map_and_stars_its_newest_papers(page, page_log, site_url, papers):
+    visit(page, site_url)
+    preview = page.locator("a.digest-map-preview-link")
+    assert preview.inner_text().strip() == f"Open the map of all {len(papers)} papers"
+    page.wait_for_function("() => document.querySelector('.digest-map-preview canvas').width > 0")
+    newest = page.locator("h2#newest-additions + ul > li")
+    assert newest.count() == min(10, len(papers))
+    assert newest.locator(".digest-star").count() == newest.count()
+    preview.click()
+    page.wait_for_selector("#digest-map[data-ready]")
+    assert page_log.problems() == []
