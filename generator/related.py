@@ -1,0 +1,226 @@
+"""Related papers: for every paper, the papers whose abstracts are most alike, best first.
+
+A pure stage over the finished digest. Each abstract becomes a sparse vector of
+weighted terms: its words (a light plural folding, no stop words from
+``related_words.yml``), pairs of adjacent words, and its topic tags. Weights are
+tf-idf with a sublinear term frequency (``1 + log tf``); terms on more than
+``MAX_DF`` of the papers say little and are pruned, and terms of a single paper
+cannot relate two papers and are dropped. Each kind of term is normalised on its
+own and the kinds are mixed with fixed weights, so a long abstract's many pairs
+do not drown its words. Similarity is the cosine of two vectors.
+
+The similarities are computed as a sparse matrix product (scipy), a block of
+rows at a time: a block of ``BLOCK`` rows against all papers, the best ``k`` of
+each row kept, the block dropped. No all-pairs matrix is ever held; memory is one
+block. Ties are broken by paper id (the rows are in id order), so the output is
+the same on every run.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from .errors import GeneratorError
+from .model import Paper
+from .parallel import serial
+from .yamlfile import load_yaml
+
+WORDS_FILE = Path(__file__).with_name("related_words.yml")
+K = 8
+# A term on more than this share of the papers is pruned (its idf is small, and its
+# postings are what makes the product slow).
+MAX_DF = 0.2
+# ...but in a small digest a term on a few papers is still telling.
+MIN_PRUNED_DF = 10
+# Each paper keeps only its this many heaviest terms: rare, telling terms, whose short
+# postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
+TERMS = 60
+# Rows of the similarity matrix computed at once: about BLOCK x papers floats in memory.
+BLOCK = 512
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each kind of term counts in a paper's vector (each kind is normalised first)."""
+
+    words: float = 1.0
+    pairs: float = 0.6
+    tags: float = 0.3
+
+
+DEFAULT_WEIGHTS = Weights()
+
+_URL = re.compile(r"(?:https?://|www\.)\S+")
+_MACRO = re.compile(r"\\[A-Za-z]+")
+_TOKEN = re.compile(r"[a-z][a-z0-9]+")
+_STOP_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+@lru_cache(maxsize=4)
+def load_stop_words(path: Path = WORDS_FILE) -> frozenset[str]:
+    """The stop words of ``related_words.yml``: a mapping with one key, ``stop_words``, a list of words."""
+    doc = load_yaml(path, GeneratorError)
+    words = doc.data.get("stop_words") if isinstance(doc.data, dict) else None
+    if not isinstance(doc.data, dict) or set(doc.data) != {"stop_words"} or not isinstance(words, list):
+        raise GeneratorError("expected a mapping with one key, 'stop_words', holding a list of words", doc.path, 1)
+    bad = [i for i, w in enumerate(words) if not isinstance(w, str) or not _STOP_WORD.fullmatch(w)]
+    if bad:
+        raise GeneratorError(f"a stop word must be one lower-case word, not {words[bad[0]]!r}", doc.path, doc.line("stop_words", bad[0]))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold(word: str) -> str:
+    """A plural as its singular, roughly: enough to make "networks" and "network" one term."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_PIECE = re.compile(r"[a-z][a-z0-9]+|[.;:!?()\[\]]")
+
+
+def terms(text: str, stop: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(words, adjacent word pairs) of an abstract; a pair never spans a stop word or a clause end."""
+    text = _MACRO.sub(" ", _URL.sub(" ", text.lower()))
+    words: list[str] = []
+    pairs: list[str] = []
+    prev = ""
+    for tok in _PIECE.findall(text):
+        if len(tok) == 1 or tok in stop:  # punctuation or a stop word: no pair across it
+            prev = ""
+            continue
+        w = _fold(tok)
+        words.append(w)
+        if prev:
+            pairs.append(prev + " " + w)
+        prev = w
+    return words, pairs
+
+
+def _weighted(docs: Sequence[Sequence[str]], max_df: float) -> sparse.csr_matrix:
+    """Rows of sublinear tf-idf, L2-normalised; very common and single-paper terms dropped.
+
+    Columns are numbered by first appearance, which depends on the order of ``docs``;
+    callers pass papers in id order, so the result does not depend on input order.
+    """
+    n = len(docs)
+    vocabulary: dict[str, int] = {}
+    add = vocabulary.setdefault
+    ids = [add(t, len(vocabulary)) for doc in docs for t in doc]
+    rows = np.repeat(np.arange(n), [len(doc) for doc in docs])
+    counts = sparse.csr_matrix((np.ones(len(ids)), (rows, np.array(ids, dtype=np.int64))), shape=(n, len(vocabulary)))
+    counts.sum_duplicates()
+    df = np.bincount(counts.indices, minlength=len(vocabulary))
+    limit = max(MIN_PRUNED_DF, max_df * n)
+    weight = np.where((df >= 2) & (df <= limit), np.log(n / np.maximum(df, 1)), 0.0)
+    counts.data = (1.0 + np.log(counts.data)) * weight[counts.indices]
+    counts.eliminate_zeros()
+    return _normalise(counts)
+
+
+def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(sparse.diags(1.0 / norms) @ m)
+
+
+def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
+            stop: frozenset[str] | None = None) -> sparse.csr_matrix:
+    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags."""
+    stop = load_stop_words() if stop is None else stop
+    split = [terms(p.text, stop) for p in papers]
+    parts = []
+    if weights.words:
+        parts.append(weights.words * _weighted([w for w, _ in split], max_df))
+    if weights.pairs:
+        parts.append(weights.pairs * _weighted([p for _, p in split], max_df))
+    if weights.tags:
+        parts.append(weights.tags * _weighted([p.tags for p in papers], 1.0))
+    return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
+
+
+def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
+    """Each row's ``terms`` largest entries (equal weights by column), the rest dropped."""
+    keep = np.ones(m.nnz, dtype=bool)
+    for a, b in zip(m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
+        if b - a > terms:
+            order = np.lexsort((m.indices[a:b], -m.data[a:b]))
+            keep[a + order[terms:]] = False
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep]
+    return sparse.csr_matrix((m.data[keep], (rows, m.indices[keep])), shape=m.shape)
+
+
+def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
+          mapper: Callable = serial) -> list[list[int]]:
+    """For each row i of ``m`` (unit rows), the indexes of the ``k`` rows most similar to it,
+    best first, ties by index; never i itself nor one of ``excluded[i]``; only similarities above 0.
+
+    Computed ``BLOCK`` rows at a time as a sparse product, so memory holds one block of
+    similarities, never all pairs. ``mapper`` may share the rows among worker processes
+    (:func:`generator.parallel.map_chunks`); each row's answer is the same either way.
+    """
+    mt = sparse.csr_matrix(m.T)
+    return mapper(partial(_top_rows, m=m, mt=mt, k=k, excluded=excluded), range(m.shape[0]))
+
+
+def _top_rows(rows: Sequence[int], m: sparse.csr_matrix, mt: sparse.csr_matrix, k: int,
+              excluded: Sequence[Sequence[int]]) -> list[list[int]]:
+    """:func:`top_k` for a contiguous run of rows."""
+    out: list[list[int]] = []
+    first, last = (rows[0], rows[-1] + 1) if len(rows) else (0, 0)
+    for start in range(first, last, BLOCK):
+        stop = min(last, start + BLOCK)
+        sims = sparse.csr_matrix(m[start:stop] @ mt)
+        own = np.repeat(np.arange(start, stop), np.diff(sims.indptr))
+        sims.data[sims.indices == own] = 0.0
+        for i in range(start, stop):
+            for j in excluded[i] if excluded else ():
+                a, b = sims.indptr[i - start], sims.indptr[i - start + 1]
+                sims.data[a:b][sims.indices[a:b] == j] = 0.0
+        out += [_best(sims.data[a:b], sims.indices[a:b], k) for a, b in zip(sims.indptr[:-1], sims.indptr[1:])]
+    return out
+
+
+def _best(scores: np.ndarray, cols: np.ndarray, k: int) -> list[int]:
+    """The columns of the ``k`` best positive scores, best first, equal scores by column."""
+    keep = scores > 0.0
+    scores, cols = scores[keep], cols[keep]
+    if len(scores) > k:
+        # Everything at least as good as the k-th best score, so that which of several
+        # equal scores makes the cut never depends on the order partitioning leaves them in.
+        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+        keep = scores >= kth
+        scores, cols = scores[keep], cols[keep]
+    order = np.lexsort((cols, -scores))[:k]
+    return cols[order].tolist()
+
+
+def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIGHTS,
+            max_df: float = MAX_DF, mapper: Callable = serial) -> dict[str, tuple[str, ...]]:
+    """Paper id -> the ids of up to ``k`` related papers, best first.
+
+    Never the paper itself, nor a paper that is one of its merged variants (by
+    either's ``aliases``). The same papers in any order give the same answer.
+    """
+    ordered = sorted(papers, key=lambda p: p.id)
+    if not ordered:
+        return {}
+    index = {p.id: i for i, p in enumerate(ordered)}
+    excluded: list[list[int]] = [[] for _ in ordered]
+    for i, p in enumerate(ordered):
+        for alias in p.aliases:
+            j = index.get(alias)
+            if j is not None and j != i:
+                excluded[i].append(j)
+                excluded[j].append(i)
+    found = top_k(vectors(ordered, weights, max_df), k, excluded, mapper)
+    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}
