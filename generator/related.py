@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -27,7 +27,7 @@ import numpy as np
 from scipy import sparse
 
 from .errors import GeneratorError
-from .model import Paper
+from .model import Digest, Paper
 from .parallel import serial
 from .yamlfile import load_yaml
 
@@ -224,3 +224,10 @@ def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIG
                 excluded[j].append(i)
     found = top_k(vectors(ordered, weights, max_df), k, excluded, mapper)
     return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}
+
+
+def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest:
+    """The digest with each visible paper's ``related`` ids set; hidden papers have no
+    page, so they are neither given related papers nor offered as one."""
+    found = related(digest.visible(), k=k, mapper=mapper)
+    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics)

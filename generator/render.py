@@ -27,7 +27,7 @@ from .venues import venue_slug
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
-GENERATED_FILES = ("index.md", "list.md", "papers.json")
+GENERATED_FILES = ("index.md", "list.md", "papers.json", "feed.xml")
 NOT_INDEXED = {"search": {"exclude": True}}
 
 
