@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import re
 import statistics
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import abstracts  # noqa: E402
 from generator.identify import paper_id  # noqa: E402
 from generator.model import Paper, Source  # noqa: E402
+from generator.parallel import map_chunks, workers  # noqa: E402
 from generator.parse import parse_seed  # noqa: E402
 from generator.related import related  # noqa: E402
 from generator.tag import load_taxonomy, tag_texts  # noqa: E402
@@ -131,17 +133,22 @@ def main() -> None:
         asked = sum(1 for ks in keywords.values() if ks)
         print(f"{venue:<10} {len(papers):>6} {asked:>6} {a:>7.3f} {b:>7.3f} {c:>7.3f} {a / c:>14.2f} {b / c:>14.2f} {a / b:>14.2f}")
     if args.sizes:
-        print(f"\nrelated() alone (tokenising, weighting, top {8} per paper), median of {args.runs}")
-        print(f"{'papers':>7} {'median s':>9} {'runs':>24}")
+        print(f"\nrelated() alone (tokenising, weighting, top 8 per paper) as the build runs it, on {workers()} "
+              f"worker(s); median of {args.runs}; CPU s counts the workers too; load is the 1-minute load average")
+        print(f"{'papers':>7} {'wall s':>7} {'CPU s':>6} {'load':>5} {'wall s of each run':>24}")
         for n in args.sizes:
             papers = synthetic(n, topics)
-            runs = []
+            runs, cpus = [], []
             for _ in range(args.runs):
+                before = os.times()
                 start = time.perf_counter()
-                related(papers)
+                related(papers, mapper=map_chunks)
                 runs.append(time.perf_counter() - start)
+                after = os.times()
+                cpus.append(sum(after[i] - before[i] for i in range(4)))
             shown = " ".join(f"{r:.2f}" for r in runs)
-            print(f"{len(papers):>7} {statistics.median(runs):>9.2f} {shown:>24}")
+            print(f"{len(papers):>7} {statistics.median(runs):>7.2f} {statistics.median(cpus):>6.2f} "
+                  f"{os.getloadavg()[0]:>5.1f} {shown:>24}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,7 @@ MIN_PRUNED_DF = 10
 # postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
 TERMS = 60
 # Rows of the similarity matrix computed at once: about BLOCK x papers floats in memory.
-BLOCK = 512
+BLOCK = 256
 
 
 @dataclass(frozen=True)
@@ -88,38 +89,44 @@ def _fold(word: str) -> str:
 _PIECE = re.compile(r"[a-z][a-z0-9]+|[.;:!?()\[\]]")
 
 
+class _Columns(dict):
+    """Raw token -> the number of its folded word, 0 for a stop word or punctuation (a
+    break: no pair spans it). Words are numbered in order of first appearance."""
+
+    def __init__(self, stop: frozenset[str]):
+        super().__init__()
+        self.stop = stop
+        self.words: dict[str, int] = {"": 0}
+
+    def __missing__(self, tok: str) -> int:
+        word = "" if len(tok) == 1 or tok in self.stop else _fold(tok)
+        number = self[tok] = self.words.setdefault(word, len(self.words))
+        return number
+
+
+def _pieces(text: str) -> list[str]:
+    """An abstract's tokens: lower-case words and clause punctuation; URLs and LaTeX macro names dropped."""
+    return _PIECE.findall(_MACRO.sub(" ", _URL.sub(" ", text.lower())))
+
+
 def terms(text: str, stop: frozenset[str]) -> tuple[list[str], list[str]]:
-    """(words, adjacent word pairs) of an abstract; a pair never spans a stop word or a clause end."""
-    text = _MACRO.sub(" ", _URL.sub(" ", text.lower()))
-    words: list[str] = []
-    pairs: list[str] = []
-    prev = ""
-    for tok in _PIECE.findall(text):
-        if len(tok) == 1 or tok in stop:  # punctuation or a stop word: no pair across it
-            prev = ""
-            continue
-        w = _fold(tok)
-        words.append(w)
-        if prev:
-            pairs.append(prev + " " + w)
-        prev = w
+    """(words, adjacent word pairs) of an abstract, as :func:`vectors` counts them: a pair
+    never spans a stop word or a clause end."""
+    columns = _Columns(stop)
+    seq = [columns[t] for t in _pieces(text)]
+    names = {number: word for word, number in columns.words.items()}
+    words = [names[c] for c in seq if c]
+    pairs = [f"{names[a]} {names[b]}" for a, b in zip(seq, seq[1:]) if a and b]
     return words, pairs
 
 
-def _weighted(docs: Sequence[Sequence[str]], max_df: float) -> sparse.csr_matrix:
-    """Rows of sublinear tf-idf, L2-normalised; very common and single-paper terms dropped.
-
-    Columns are numbered by first appearance, which depends on the order of ``docs``;
-    callers pass papers in id order, so the result does not depend on input order.
-    """
-    n = len(docs)
-    vocabulary: dict[str, int] = {}
-    add = vocabulary.setdefault
-    ids = [add(t, len(vocabulary)) for doc in docs for t in doc]
-    rows = np.repeat(np.arange(n), [len(doc) for doc in docs])
-    counts = sparse.csr_matrix((np.ones(len(ids)), (rows, np.array(ids, dtype=np.int64))), shape=(n, len(vocabulary)))
+def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], max_df: float) -> sparse.csr_matrix:
+    """Sublinear tf-idf of the (paper, term) occurrences, rows L2-normalised; terms on more
+    than ``max_df`` of the papers (and at least MIN_PRUNED_DF) and terms of one paper dropped."""
+    n = shape[0]
+    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
     counts.sum_duplicates()
-    df = np.bincount(counts.indices, minlength=len(vocabulary))
+    df = np.bincount(counts.indices, minlength=shape[1])
     limit = max(MIN_PRUNED_DF, max_df * n)
     weight = np.where((df >= 2) & (df <= limit), np.log(n / np.maximum(df, 1)), 0.0)
     counts.data = (1.0 + np.log(counts.data)) * weight[counts.indices]
@@ -135,16 +142,33 @@ def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
 
 def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
             stop: frozenset[str] | None = None) -> sparse.csr_matrix:
-    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags."""
-    stop = load_stop_words() if stop is None else stop
-    split = [terms(p.text, stop) for p in papers]
+    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags.
+
+    Tokens become word numbers in one pass (:class:`_Columns`); pairs are then read off
+    the number sequence with numpy: two adjacent non-zero numbers, each paper's sequence
+    ending in a 0 so that no pair joins two papers.
+    """
+    n = len(papers)
+    columns = _Columns(load_stop_words() if stop is None else stop)
+    number = columns.__getitem__
+    seqs = [list(map(number, _pieces(p.text))) + [0] for p in papers]
+    flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64)
+    rows = np.repeat(np.arange(n), [len(s) for s in seqs])
     parts = []
     if weights.words:
-        parts.append(weights.words * _weighted([w for w, _ in split], max_df))
+        keep = flat != 0
+        parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(columns.words)), max_df))
     if weights.pairs:
-        parts.append(weights.pairs * _weighted([p for _, p in split], max_df))
+        keep = (flat[:-1] != 0) & (flat[1:] != 0)
+        codes = flat[:-1][keep] * len(columns.words) + flat[1:][keep]
+        unique, pair = np.unique(codes, return_inverse=True)  # numbered in code order: deterministic
+        parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), max_df))
     if weights.tags:
-        parts.append(weights.tags * _weighted([p.tags for p in papers], 1.0))
+        names = sorted({t for p in papers for t in p.tags})
+        tag = {t: i for i, t in enumerate(names)}
+        tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
+        tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
+        parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), 1.0))
     return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
 
 
@@ -186,22 +210,42 @@ def _top_rows(rows: Sequence[int], m: sparse.csr_matrix, mt: sparse.csr_matrix, 
             for j in excluded[i] if excluded else ():
                 a, b = sims.indptr[i - start], sims.indptr[i - start + 1]
                 sims.data[a:b][sims.indices[a:b] == j] = 0.0
-        out += [_best(sims.data[a:b], sims.indices[a:b], k) for a, b in zip(sims.indptr[:-1], sims.indptr[1:])]
+        out += _best(sims, k)
     return out
 
 
-def _best(scores: np.ndarray, cols: np.ndarray, k: int) -> list[int]:
-    """The columns of the ``k`` best positive scores, best first, equal scores by column."""
-    keep = scores > 0.0
-    scores, cols = scores[keep], cols[keep]
-    if len(scores) > k:
-        # Everything at least as good as the k-th best score, so that which of several
-        # equal scores makes the cut never depends on the order partitioning leaves them in.
-        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
-        keep = scores >= kth
-        scores, cols = scores[keep], cols[keep]
-    order = np.lexsort((cols, -scores))[:k]
-    return cols[order].tolist()
+# How many of a row's similarities are sampled to bound its k-th best from below.
+SAMPLE = 256
+
+
+def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
+    """Per row of ``sims``, the columns of its ``k`` best positive scores, best first,
+    equal scores by column: exactly, and for all rows at once.
+
+    The k-th best of any subset of a row's scores is at most the row's k-th best, so
+    every score below it can be dropped without looking further; a sample of SAMPLE
+    distinct scores per row makes that bound tight enough to leave a few hundred of
+    the thousands. What is left is sorted once by (row, score down, column).
+    """
+    n = sims.shape[0]
+    if sims.nnz == 0:
+        return [[] for _ in range(n)]
+    data, cols, starts = sims.data, sims.indices, sims.indptr[:-1]
+    counts = np.diff(sims.indptr)
+    step = np.arange(SAMPLE)
+    # distinct positions: evenly spread over a long row, the whole of a short one
+    pos = np.where(counts[:, None] >= SAMPLE, starts[:, None] + step * counts[:, None] // SAMPLE, starts[:, None] + step)
+    sample = np.where(step < counts[:, None], data[np.minimum(pos, len(data) - 1)], -np.inf)
+    bound = -np.partition(-sample, k - 1, axis=1)[:, k - 1] if k <= SAMPLE else np.full(n, -np.inf)
+    row = np.repeat(np.arange(n), counts)
+    keep = (data > 0.0) & (data >= bound[row])
+    row, col, score = row[keep], cols[keep], data[keep]
+    order = np.lexsort((col, -score, row))
+    row, col = row[order], col[order]
+    rank = np.arange(len(row)) - np.searchsorted(row, row)
+    chosen = rank < k
+    per_row = np.bincount(row[chosen], minlength=n)
+    return [c.tolist() for c in np.split(col[chosen], np.cumsum(per_row)[:-1])]
 
 
 def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIGHTS,
