@@ -130,3 +130,20 @@ def test_a_bad_stop_word_file_names_its_line(tmp_path):
     path.write_text("words: [the]\n", encoding="utf-8")
     with pytest.raises(GeneratorError, match="one key, 'stop_words'"):
         load_stop_words.__wrapped__(path)
+
+
+@pytest.mark.parametrize("sample", [1, 4, 256])
+def test_top_k_is_the_exact_best_of_each_row(monkeypatch, sample):
+    # against every score of every row, sorted the slow way: the sampled lower bound
+    # (SAMPLE scores a row) may only make the answer cheaper, never different
+    papers = parse_seed((SEEDS / "000_ca08d30626a6d4f8.txt").read_bytes(), "seeds/000.txt")
+    papers += parse_seed((SEEDS / "004_a8c92079105dd28c.txt").read_bytes(), "seeds/004.txt")
+    m = rel.vectors(papers)
+    full = (m @ m.T).toarray()
+    expected = []
+    for i, row in enumerate(full):
+        ranked = sorted((j for j in range(len(row)) if j != i and row[j] > 0), key=lambda j: (-row[j], j))
+        expected.append(ranked[:3])
+    monkeypatch.setattr(rel, "SAMPLE", sample)
+    monkeypatch.setattr(rel, "BLOCK", 5)
+    assert rel.top_k(m, 3) == expected
