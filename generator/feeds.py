@@ -80,17 +80,38 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
     return el
 
 
-def render_feed(
-    path: str,
-    title: str,
-    page: str,
-    papers: Sequence[Paper],
-    added: Mapping[str, datetime],
-    slugs: Mapping[str, str],
-    site_url: str = "",
-    size: int = FEED_SIZE,
-) -> str:
-    """One Atom feed at ``path`` (relative to the site root) of the newest of ``papers``;
+class _Entries:
+    """Each paper's <entry>, built once per link base and shared by every feed that holds
+    it (an element has no parent of its own, so one element can sit in several trees)."""
+
+    def __init__(self, slugs: Mapping[str, str]):
+        self.slugs = slugs
+        self.built: dict[tuple[str, str], ET.Element] = {}
+        self.summary: dict[str, str] = {}
+
+    def get(self, p: Paper, when: datetime, base: str) -> ET.Element:
+        e = self.built.get((p.id, base))
+        if e is not None:
+            return e
+        e = self.built[(p.id, base)] = ET.Element("entry")
+        _sub(e, "id", entry_id(p.id))
+        _sub(e, "title", p.title, type="text")
+        _sub(e, "link", rel="alternate", type="text/html", href=f"{base}papers/{p.id}/")
+        _sub(e, "published", _stamp(when))
+        _sub(e, "updated", _stamp(when))
+        for name in p.tags:
+            if name in self.slugs:
+                _sub(e, "category", term=self.slugs[name], label=name)
+        summary = self.summary.get(p.id)
+        if summary is None:
+            summary = self.summary[p.id] = f"{p.venue} {p.year}. {to_plain(p.text)}"
+        _sub(e, "summary", summary, type="text")
+        return e
+
+
+def render_feed(path: str, title: str, page: str, entries: Sequence[tuple[Paper, datetime]],
+                built: _Entries, site_url: str = "") -> str:
+    """One Atom feed at ``path`` (relative to the site root) of ``entries`` (newest first);
     ``page`` is the site path of the HTML page it is the feed of."""
     base = site_url.rstrip("/") + "/" if site_url else "../" * path.count("/")
 
@@ -98,7 +119,6 @@ def render_feed(
         """A site path as a link from this feed: absolute under site_url, else relative."""
         return base + site_path or "./"
 
-    entries = newest(papers, added, size)
     feed = ET.Element("feed", {"xmlns": ATOM})
     _sub(feed, "id", f"urn:uuid:{uuid.uuid5(NAMESPACE, 'feed/' + path)}")
     _sub(feed, "title", title, type="text")
@@ -108,17 +128,7 @@ def render_feed(
     _sub(feed, "link", rel="alternate", type="text/html", href=url(page))
     author = _sub(feed, "author")
     _sub(author, "name", SITE_TITLE)
-    for p, when in entries:
-        e = _sub(feed, "entry")
-        _sub(e, "id", entry_id(p.id))
-        _sub(e, "title", p.title, type="text")
-        _sub(e, "link", rel="alternate", type="text/html", href=url(f"papers/{p.id}/"))
-        _sub(e, "published", _stamp(when))
-        _sub(e, "updated", _stamp(when))
-        for name in p.tags:
-            if name in slugs:
-                _sub(e, "category", term=slugs[name], label=name)
-        _sub(e, "summary", f"{p.venue} {p.year}. {to_plain(p.text)}", type="text")
+    feed.extend(built.get(p, when, base) for p, when in entries)
     ET.indent(feed, space=" ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
 
@@ -132,13 +142,15 @@ def render_feeds(
 ) -> dict[str, str]:
     """The digest's feed (``feed.xml``) and one per topic (:func:`topic_feed_path`), by path."""
     slugs = {t.name: t.slug for t in topics}
-    files = {FEED_PATH: render_feed(FEED_PATH, SITE_TITLE, "", papers, added, slugs, site_url, size)}
-    by_topic: dict[str, list[Paper]] = {t.name: [] for t in topics}
-    for p in papers:
+    built = _Entries(slugs)
+    dated = newest(papers, added, len(papers))
+    files = {FEED_PATH: render_feed(FEED_PATH, SITE_TITLE, "", dated[:size], built, site_url)}
+    by_topic: dict[str, list[tuple[Paper, datetime]]] = {t.name: [] for t in topics}
+    for p, when in dated:
         for name in p.tags:
-            if name in by_topic:
-                by_topic[name].append(p)
+            if name in by_topic and len(by_topic[name]) < size:
+                by_topic[name].append((p, when))
     for t in topics:
         path = topic_feed_path(t)
-        files[path] = render_feed(path, f"{SITE_TITLE}: {t.name}", f"topics/{t.slug}/", by_topic[t.name], added, slugs, site_url, size)
+        files[path] = render_feed(path, f"{SITE_TITLE}: {t.name}", f"topics/{t.slug}/", by_topic[t.name], built, site_url)
     return files
