@@ -74,9 +74,11 @@ def _stamp(when: datetime) -> str:
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    el = ET.SubElement(parent, tag, {k: _text(v) for k, v in attrs.items()})
+    """A child element; ElementTree escapes its text and attributes when it is written.
+    Text that comes from a seed goes through :func:`_text` first (callers' job)."""
+    el = ET.SubElement(parent, tag, attrs)
     if text is not None:
-        el.text = _text(text)
+        el.text = text
     return el
 
 
@@ -95,16 +97,16 @@ class _Entries:
             return e
         e = self.built[(p.id, base)] = ET.Element("entry")
         _sub(e, "id", entry_id(p.id))
-        _sub(e, "title", p.title, type="text")
+        _sub(e, "title", _text(p.title), type="text")
         _sub(e, "link", rel="alternate", type="text/html", href=f"{base}papers/{p.id}/")
         _sub(e, "published", _stamp(when))
         _sub(e, "updated", _stamp(when))
         for name in p.tags:
             if name in self.slugs:
-                _sub(e, "category", term=self.slugs[name], label=name)
+                _sub(e, "category", term=self.slugs[name], label=_text(name))
         summary = self.summary.get(p.id)
         if summary is None:
-            summary = self.summary[p.id] = f"{p.venue} {p.year}. {to_plain(p.text)}"
+            summary = self.summary[p.id] = _text(f"{p.venue} {p.year}. {to_plain(p.text)}")
         _sub(e, "summary", summary, type="text")
         return e
 
@@ -121,7 +123,7 @@ def render_feed(path: str, title: str, page: str, entries: Sequence[tuple[Paper,
 
     feed = ET.Element("feed", {"xmlns": ATOM})
     _sub(feed, "id", f"urn:uuid:{uuid.uuid5(NAMESPACE, 'feed/' + path)}")
-    _sub(feed, "title", title, type="text")
+    _sub(feed, "title", _text(title), type="text")
     # The newest entry's date, not the clock: a build of the same seeds writes the same feed.
     _sub(feed, "updated", _stamp(entries[0][1] if entries else year_start(1970)))
     _sub(feed, "link", rel="self", type="application/atom+xml", href=url(path))

@@ -197,3 +197,10 @@ def test_site_url_from_mkdocs_yml(tmp_path):
     config.write_text("site_name: x\n", encoding="utf-8")
     assert site_url(config) == ""
     assert site_url(tmp_path / "missing.yml") == ""
+
+
+def test_characters_xml_cannot_hold_are_dropped_not_written():
+    # a curated title could hold one; XML 1.0 has no way to write U+000B or U+FFFE at all
+    p = paper("aaa000000000", ("seeds/a.txt",), title="Tab\x0bbed \ufffetitle")
+    entry = parse(render_feeds([p], TOPICS, {})[FEED_PATH]).entries[0]
+    assert entry.title == "Tabbed title"
