@@ -204,3 +204,26 @@ def test_characters_xml_cannot_hold_are_dropped_not_written():
     p = paper("aaa000000000", ("seeds/a.txt",), title="Tab\x0bbed \ufffetitle")
     entry = parse(render_feeds([p], TOPICS, {})[FEED_PATH]).entries[0]
     assert entry.title == "Tabbed title"
+
+
+# -- on the site --------------------------------------------------------------------------
+
+
+def test_the_site_serves_its_feeds_and_every_page_points_at_them(mission_site):
+    import json
+    import re
+
+    site = mission_site.site
+    feed = parse((site / "feed.xml").read_text(encoding="utf-8"), "https://d.example/feed.xml")
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    assert len(feed.entries) == min(50, len(papers))
+    assert {e.link for e in feed.entries} <= {f"https://d.example/{p['url']}" for p in papers}
+    links = re.compile(r'<link rel="alternate " type="application/atom\+xml" title="([^"]*)" href="([^"]*)">')
+    for page in [site / "index.html", site / "list" / "index.html", site / papers[0]["url"] / "index.html"]:
+        found = links.findall(page.read_text(encoding="utf-8"))
+        assert len(found) == 1 and (page.parent / found[0][1]).resolve() == (site / "feed.xml").resolve(), page
+    topic = next(p for p in (site / "topics").glob("*/index.html") if (p.parent / "feed.xml").is_file())
+    found = links.findall(topic.read_text(encoding="utf-8"))
+    assert [(topic.parent / href).resolve() for _, href in found] == [(site / "feed.xml").resolve(), (topic.parent / "feed.xml").resolve()]
+    assert found[1][0].startswith("ML Paper Digest: ")
+    parse((topic.parent / "feed.xml").read_text(encoding="utf-8"))

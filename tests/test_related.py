@@ -147,3 +147,29 @@ def test_top_k_is_the_exact_best_of_each_row(monkeypatch, sample):
     monkeypatch.setattr(rel, "SAMPLE", sample)
     monkeypatch.setattr(rel, "BLOCK", 5)
     assert rel.top_k(m, 3) == expected
+
+
+# -- on the site --------------------------------------------------------------------------
+
+
+def test_papers_json_and_pages_list_the_related_papers(mission_site):
+    import html as html_lib
+    import json
+    import re
+
+    papers = json.loads((mission_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    by_id = {p["id"]: p for p in papers}
+    listed = 0
+    for p in papers:
+        assert len(p["related"]) <= 8
+        assert p["id"] not in p["related"] and not set(p["aliases"]) & set(p["related"])
+        assert all(q in by_id for q in p["related"]), p["id"]
+        page = (mission_site.site / p["url"] / "index.html").read_text(encoding="utf-8")
+        section = page.split('<section class="digest-related">', 1)[1].split("</section>", 1)[0] if p["related"] else ""
+        hrefs = re.findall(r'<a href="\.\./([0-9a-f]{12})/">([^<]*)</a>', section)
+        assert [h for h, _ in hrefs] == p["related"], p["id"]
+        for q, shown in hrefs:
+            assert html_lib.unescape(shown) == by_id[q]["title"]
+            assert (mission_site.site / "papers" / q / "index.html").is_file()
+        listed += len(hrefs)
+    assert listed >= 8 * len(papers) // 2  # most papers of a conference have 8
