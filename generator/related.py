@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from . import schema
 from .errors import GeneratorError
 from .model import Digest, Paper
 from .parallel import serial
-from .yamlfile import load_yaml
 
 WORDS_FILE = Path(__file__).with_name("related_words.yml")
 K = 8
@@ -65,12 +65,11 @@ _STOP_WORD = re.compile(r"[a-z][a-z0-9]*")
 
 @lru_cache(maxsize=4)
 def load_stop_words(path: Path = WORDS_FILE) -> frozenset[str]:
-    """The stop words of ``related_words.yml``: a mapping with one key, ``stop_words``, a list of words."""
-    doc = load_yaml(path, GeneratorError)
-    words = doc.data.get("stop_words") if isinstance(doc.data, dict) else None
-    if not isinstance(doc.data, dict) or set(doc.data) != {"stop_words"} or not isinstance(words, list):
-        raise GeneratorError("expected a mapping with one key, 'stop_words', holding a list of words", doc.path, 1)
-    bad = [i for i, w in enumerate(words) if not isinstance(w, str) or not _STOP_WORD.fullmatch(w)]
+    """The stop words of ``related_words.yml`` (shape: :data:`generator.schema.RELATED_WORDS`);
+    each must be one lower-case word, as the tokenizer makes them."""
+    doc = schema.load(path, schema.RELATED_WORDS, GeneratorError)
+    words = doc.data["stop_words"]
+    bad = [i for i, w in enumerate(words) if not _STOP_WORD.fullmatch(w)]
     if bad:
         raise GeneratorError(f"a stop word must be one lower-case word, not {words[bad[0]]!r}", doc.path, doc.line("stop_words", bad[0]))
     return frozenset(words)

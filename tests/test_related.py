@@ -126,9 +126,13 @@ def test_a_bad_stop_word_file_names_its_line(tmp_path):
     path.write_text("stop_words: [the, of,\n  no]\n", encoding="utf-8")
     with pytest.raises(GeneratorError) as e:
         load_stop_words.__wrapped__(path)
-    assert str(e.value).endswith(":2: a stop word must be one lower-case word, not False")
+    assert str(e.value) == f"{path}:2: 'stop_words' entries must be words (quote on, no, yes), not False"
+    path.write_text("stop_words: [the, Two Words]\n", encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        load_stop_words.__wrapped__(path)
+    assert str(e.value) == f"{path}:1: a stop word must be one lower-case word, not 'Two Words'"
     path.write_text("words: [the]\n", encoding="utf-8")
-    with pytest.raises(GeneratorError, match="one key, 'stop_words'"):
+    with pytest.raises(GeneratorError, match="stop_words"):
         load_stop_words.__wrapped__(path)
 
 
