@@ -14,20 +14,26 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import subprocess
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial
 from pathlib import Path
+
+import yaml
 
 from . import curate, explore
 from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import CurationError, GeneratorError, SeedError, raise_all
+from .feeds import render_feeds
 from .layout import layout
 from .model import Digest, Paper, Topic
 from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
+from .related import add_related
 from .render import render_site
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
@@ -203,6 +209,85 @@ def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic]) -> 
     return Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics), shares, worth_it=big)
 
 
+def _git(cwd: Path, *args: str) -> str | None:
+    """The output of a git command, or None when git is missing or the command fails."""
+    try:
+        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, encoding="utf-8")
+    except OSError:
+        return None
+    return run.stdout if run.returncode == 0 else None
+
+
+def seed_dates(paths: Sequence[Path]) -> tuple[dict[str, datetime], str]:
+    """When each seed file entered the repository (committer date of the commit that added
+    it, followed through renames), by display path; and what the dates came from.
+
+    One ``git log`` over the history of the files' folders (a file's own path would
+    hide the commit that added it under its old name). Without usable history (no git,
+    not a checkout, a shallow clone whose first commit would look like it added every
+    file) the mapping is empty, and the feeds date papers by their header's year.
+    """
+    if not paths:
+        return {}, "no seed files"
+    where = paths[0].resolve().parent
+    top = _git(where, "rev-parse", "--show-toplevel")
+    if top is None:
+        return {}, "not a git checkout"
+    if (_git(where, "rev-parse", "--is-shallow-repository") or "").strip() == "true":
+        return {}, "a shallow clone (fetch the history, e.g. fetch-depth: 0)"
+    root = Path(top.strip())
+    shown = {}
+    for p in paths:
+        try:
+            shown[p.resolve().relative_to(root).as_posix()] = display_path(p)
+        except ValueError:  # a seed outside the checkout
+            continue
+    out = _git(root, "-c", "core.quotePath=false", "log", "--reverse", "--format=@%cI", "--name-status",
+               "--diff-filter=AR", "--", *sorted({rel.rpartition("/")[0] or "." for rel in shown}))
+    if out is None:
+        return {}, "git log failed"
+    added: dict[str, datetime] = {}
+    when = None
+    for line in out.splitlines():
+        if line.startswith("@"):
+            when = datetime.fromisoformat(line[1:])
+        elif line and when is not None:
+            status, *names = line.split("\t")
+            if status.startswith("R") and len(names) == 2:
+                added.setdefault(names[1], added.get(names[0], when))
+            elif status == "A" and names:
+                added.setdefault(names[0], when)
+    dates = {shown[rel]: d for rel, d in added.items() if rel in shown}
+    return dates, "git history"
+
+
+def describe_dates(dates: dict[str, datetime], how: str, files: int) -> str:
+    """The log line saying what the feeds' dates came from."""
+    if not dates:
+        return f"feed dates: January 1 of each seed file's header year ({how})"
+    if len(dates) == files:
+        return f"feed dates: git history, for all {files} seed file(s)"
+    return (f"feed dates: git history for {len(dates)} of {files} seed file(s); "
+            "the others (not committed yet) by January 1 of their header's year")
+
+
+class _IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml may hold tags such as !ENV or !!python/name: read as null, not an error."""
+
+
+_IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def site_url(config: Path = Path("mkdocs.yml")) -> str:
+    """``site_url`` from the MkDocs config, or "" when there is none."""
+    try:
+        data = yaml.load(config.read_text(encoding="utf-8"), Loader=_IgnoreTags)  # noqa: S506 - a SafeLoader
+    except (OSError, yaml.YAMLError):
+        return ""
+    value = data.get("site_url") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
+
+
 @dataclass
 class BuildResult:
     digest: Digest
@@ -258,7 +343,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     watch = _Stopwatch()
     topics = load_taxonomy(taxonomy)
     curation = load_curation(seed_dirs)
-    seeds = read_seeds(seed_paths(seed_dirs))
+    paths = seed_paths(seed_dirs)
+    seeds = read_seeds(paths)
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     watch.lap("read")
@@ -273,6 +359,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
         early.cancel()
         raise
     watch.lap("derive")
+    digest = add_related(digest, mapper=map_chunks)
+    watch.lap("related")
     # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
     laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
@@ -281,6 +369,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     except GeneratorError:
         laying.cancel()
         raise
+    dates, how = seed_dates(paths)
+    log.info("%s", describe_dates(dates, how, len(paths)))
+    files.update(render_feeds(digest.visible(), digest.topics, dates, site_url()))
     watch.lap("render")
     coordinates, info = laying.result()
     files.update(explore.render_explore(digest, coordinates, info.span))

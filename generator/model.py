@@ -54,6 +54,8 @@ class Paper:
     hidden: str = ""
     note: str = ""
     curated: tuple[str, ...] = ()  # which fields a maintainer set: "title", "tags"
+    # ids of the most similar other papers, best first (generator/related.py)
+    related: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = self.sources[0] if self.sources else "?"

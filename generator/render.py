@@ -19,6 +19,7 @@ from typing import Any
 
 from .clean import esc, first_sentence, to_html, to_plain
 from .explore import home_sections, map_link
+from .feeds import topic_feed_path
 from .model import Digest, Paper, Topic
 from .parallel import Later
 from .venues import venue_slug
@@ -28,7 +29,7 @@ from .venues import venue_slug
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
 GENERATED_DIRS = ("papers", "topics", "venues")
-GENERATED_FILES = ("index.md", "list.md", "papers.json", "map.json", "map.md", "reading-list.md")
+GENERATED_FILES = ("index.md", "list.md", "papers.json", "feed.xml", "map.json", "map.md", "reading-list.md")
 NOT_INDEXED = {"search": {"exclude": True}}
 
 
@@ -112,7 +113,9 @@ def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:
     return {t.name: t.slug for t in topics}
 
 
-def render_paper(p: Paper, slugs: dict[str, str]) -> str:
+def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None) -> str:
+    """A paper page: front matter for paper.html, the abstract as the body. ``cards`` are
+    the :func:`related_card` of every listed paper, for its related papers."""
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
         # so the title is stored HTML-escaped (papers.json has it plain).
@@ -132,6 +135,9 @@ def render_paper(p: Paper, slugs: dict[str, str]) -> str:
         meta["note"] = p.note
     if p.featured:
         meta["featured"] = True
+    related = [cards[i] for i in p.related if i in cards] if cards else []
+    if related:
+        meta["related"] = related
     # Material writes the description into a <meta content="..."> attribute unescaped.
     meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
     # The abstract is a raw HTML block made by clean.to_html: Markdown passes it through
@@ -165,8 +171,18 @@ def render_alias(p: Paper) -> str:
     return front_matter(meta) + "\n"
 
 
-def _render_papers(papers: Sequence[Paper], slugs: dict[str, str]) -> list[str]:
-    return [render_paper(p, slugs) for p in papers]
+def related_card(p: Paper, slugs: dict[str, str]) -> dict:
+    """What a page shows of a paper listed as related: title, venue, its first topic.
+    Plain text: paper.html escapes each value."""
+    card: dict = {"id": p.id, "title": p.title, "venue": f"{p.venue} {p.year}"}
+    topic = next((t for t in p.tags if t in slugs), None)
+    if topic is not None:
+        card["topic"] = {"name": topic, "slug": slugs[topic]}
+    return card
+
+
+def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, dict] | None = None) -> list[str]:
+    return [render_paper(p, slugs, cards) for p in papers]
 
 
 def _entry(p: Paper, up: str) -> str:
@@ -187,12 +203,16 @@ def _count(n: int, what: str) -> str:
 
 
 def render_topic(topic: Topic, papers: list[Paper]) -> str:
-    head = front_matter({"title": esc(topic.name), **NOT_INDEXED})
+    # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
+    # template escapes feed_title.
+    head = front_matter({"title": esc(topic.name), "feed": topic_feed_path(topic),
+                         "feed_title": f"ML Paper Digest: {topic.name}", **NOT_INDEXED})
     up = _up(f"topics/{topic.slug}/")
     return head + "\n" + html_block(
         f"<h1>{esc(topic.name)}</h1>",
         f"<p>{esc(topic.description)}</p>",
-        f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)}</p>",
+        f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)} · "
+        '<a href="feed.xml" type="application/atom+xml">Atom feed of its newest papers</a></p>',
         *_entries(papers, up),
     )
 
@@ -308,6 +328,7 @@ def paper_json(p: Paper) -> dict:
         "links": [{"url": l.url, "kind": l.kind} for l in p.links],
         "tag_evidence": {name: list(phrases) for name, phrases in p.tag_evidence},
         "aliases": list(p.aliases),
+        "related": list(p.related),
     }
     if p.featured:
         out["featured"] = True
@@ -330,7 +351,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later) -> dict[s
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
-    pending = start(partial(_render_papers, slugs=slugs), papers)
+    cards = {p.id: related_card(p, slugs) for p in papers}
+    pending = start(partial(_render_papers, slugs=slugs, cards=cards), papers)
     files: dict[str, str] = {}
     for p in papers:
         for alias in p.aliases:

@@ -13,6 +13,7 @@ file                           shape                           loaded by
 ``seeds/curation.yml``         :data:`CURATION`                :func:`generator.curate.load_curation`
 ``generator/link_kinds.yml``   :data:`LINK_KINDS`              :func:`load_link_rules`
 ``generator/title/words.yml``  :data:`TITLE_WORDS`             :func:`load_title_words`
+``generator/related_words.yml``:data:`RELATED_WORDS`           :func:`generator.related.load_stop_words`
 =============================  ==============================  ================================
 
 To read a new data file: declare its shape with :class:`Field`, :class:`Record`,
@@ -323,6 +324,9 @@ TEXT_WORDS = Record(
         "abbreviations": Field(list, required=True, items=_WORDS),
     },
 )
+
+# YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
+RELATED_WORDS = Record({"stop_words": Field(list, required=True, items="words (quote on, no, yes)")})
 
 
 # -- loaders for files that need nothing beyond their shape -------------------------------

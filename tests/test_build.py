@@ -48,10 +48,26 @@ def test_rebuild_writes_nothing_and_a_new_seed_only_what_changed(project):
     build([Path("seeds")], Path("docs"))
     again = build([Path("seeds")], Path("docs"))
     assert (again.written, again.removed) == (0, 0)
+    before = {p.relative_to(project / "docs").as_posix(): p.read_bytes() for p in (project / "docs").rglob("*.*")}
+    related_before = {p["id"]: p["related"] for p in papers_json(project / "docs")}
     shutil.copy(FIXTURES / "seed_crlf_bom.txt", project / "seeds" / "neurips.txt")
     more = build([Path("seeds")], Path("docs"))
     assert len(more.digest) == 39
-    assert 3 < more.written < 30 and more.removed == 0
+    after = {p.relative_to(project / "docs").as_posix(): p.read_bytes() for p in (project / "docs").rglob("*.*")}
+    changed = {path for path, data in after.items() if before.get(path) != data}
+    assert more.written == len(changed) and more.removed == 0
+    # A paper page is rewritten only when it is new or its related papers changed (the new
+    # papers, or a rank moved by the new term counts); a feed only when it holds a new paper.
+    related_after = {p["id"]: (p["related"], p["tags"]) for p in papers_json(project / "docs")}
+    new_ids = set(related_after) - set(related_before)
+    assert len(new_ids) == 3
+    for path in changed:
+        if path.startswith("papers/"):
+            pid = path.removeprefix("papers/").removesuffix(".md")
+            assert pid in new_ids or related_after[pid][0] != related_before[pid], path
+    new_topics = {t.slug for t in more.digest.topics if any(t.name in related_after[i][1] for i in new_ids)}
+    assert {p for p in changed if p.endswith("feed.xml")} == {"feed.xml"} | {f"topics/{s}/feed.xml" for s in new_topics}
+    assert sum(p.startswith("papers/") for p in changed) < 39
     abstracts = {p["abstract"]: p["sources"] for p in papers_json(project / "docs")}
     assert [abstracts[a] for a in (A1, A2, A3)] == [
         [{"file": "seeds/neurips.txt", "line": n}] for n in (3, 13, 23)

@@ -99,12 +99,12 @@ def test_paper_page_front_matter_and_body():
     )
 
 
-PAPERS_JSON_KEYS = {"id", "title", "venue", "year", "tags", "url", "abstract", "sources", "links", "tag_evidence", "aliases"}
+PAPERS_JSON_KEYS = {"id", "title", "venue", "year", "tags", "url", "abstract", "sources", "links", "tag_evidence", "aliases", "related"}
 
 
 def test_papers_json_schema_and_values():
     title = 'A: "B" --- #c <i>'
-    doc = json.loads(render_json([make(title)]))
+    doc = json.loads(render_json([make(title, related=("fedcba987654", "00000000000f"))]))
     assert list(doc) == ["papers"]
     [p] = doc["papers"]
     assert set(p) == PAPERS_JSON_KEYS
@@ -120,6 +120,7 @@ def test_papers_json_schema_and_values():
         "links": [{"url": "https://github.com/example/fast-student", "kind": "code"}],
         "tag_evidence": {"Generative Models": ["diffusion model", "diffusion models"]},
         "aliases": ["ba9876543210"],
+        "related": ["fedcba987654", "00000000000f"],  # best first, as related.py ranked them
     }
 
 

@@ -113,6 +113,12 @@ def test_pull_requests_run_untrusted_code_without_write_access_or_secrets():
     assert "secrets." not in text
 
 
+def test_deploy_checks_out_the_history_the_feed_dates_need():
+    # a shallow clone would date every paper by its seed's header year (generator/build.py seed_dates)
+    checkouts = [step for _, step in steps(DEPLOY) if step.get("uses", "").startswith("actions/checkout@")]
+    assert [step["with"].get("fetch-depth") for step in checkouts] == [0]
+
+
 @pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
 def test_checkout_does_not_keep_the_token(path):
     checkouts = [step for _, step in steps(path) if step.get("uses", "").startswith("actions/checkout@")]

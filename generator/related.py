@@ -1,0 +1,276 @@
+"""Related papers: for every paper, the papers whose abstracts are most alike, best first.
+
+A pure stage over the finished digest. Each abstract becomes a sparse vector of
+weighted terms: its words (a light plural folding, no stop words from
+``related_words.yml``), pairs of adjacent words, and its topic tags. Weights are
+tf-idf with a sublinear term frequency (``1 + log tf``); terms on more than
+``MAX_DF`` of the papers say little and are pruned, and terms of a single paper
+cannot relate two papers and are dropped. Each kind of term is normalised on its
+own and the kinds are mixed with fixed weights, so a long abstract's many pairs
+do not drown its words. Similarity is the cosine of two vectors.
+
+The similarities are computed as a sparse matrix product (scipy), a block of
+rows at a time: a block of ``BLOCK`` rows against all papers, the best ``k`` of
+each row kept, the block dropped. No all-pairs matrix is ever held; memory is one
+block. Ties are broken by paper id (the rows are in id order), so the output is
+the same on every run.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache, partial
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from . import schema
+from .errors import GeneratorError
+from .model import Digest, Paper
+from .parallel import serial
+
+WORDS_FILE = Path(__file__).with_name("related_words.yml")
+K = 8
+# A term on more than this share of the papers is pruned (its idf is small, and its
+# postings are what makes the product slow).
+MAX_DF = 0.2
+# ...but in a small digest a term on a few papers is still telling.
+MIN_PRUNED_DF = 10
+# Each paper keeps only its this many heaviest terms: rare, telling terms, whose short
+# postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
+TERMS = 60
+# Rows of the similarity matrix computed at once: about BLOCK x papers floats in memory.
+BLOCK = 256
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each kind of term counts in a paper's vector (each kind is normalised first)."""
+
+    words: float = 1.0
+    pairs: float = 0.6
+    tags: float = 0.3
+
+
+DEFAULT_WEIGHTS = Weights()
+
+_URL = re.compile(r"(?:https?://|www\.)\S+")
+_MACRO = re.compile(r"\\[A-Za-z]+")
+_TOKEN = re.compile(r"[a-z][a-z0-9]+")
+_STOP_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+@lru_cache(maxsize=4)
+def load_stop_words(path: Path = WORDS_FILE) -> frozenset[str]:
+    """The stop words of ``related_words.yml`` (shape: :data:`generator.schema.RELATED_WORDS`);
+    each must be one lower-case word, as the tokenizer makes them."""
+    doc = schema.load(path, schema.RELATED_WORDS, GeneratorError)
+    words = doc.data["stop_words"]
+    bad = [i for i, w in enumerate(words) if not _STOP_WORD.fullmatch(w)]
+    if bad:
+        raise GeneratorError(f"a stop word must be one lower-case word, not {words[bad[0]]!r}", doc.path, doc.line("stop_words", bad[0]))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold(word: str) -> str:
+    """A plural as its singular, roughly: enough to make "networks" and "network" one term."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_PIECE = re.compile(r"[a-z][a-z0-9]+|[.;:!?()\[\]]")
+
+
+class _Columns(dict):
+    """Raw token -> the number of its folded word, 0 for a stop word or punctuation (a
+    break: no pair spans it). Words are numbered in order of first appearance."""
+
+    def __init__(self, stop: frozenset[str]):
+        super().__init__()
+        self.stop = stop
+        self.words: dict[str, int] = {"": 0}
+
+    def __missing__(self, tok: str) -> int:
+        word = "" if len(tok) == 1 or tok in self.stop else _fold(tok)
+        number = self[tok] = self.words.setdefault(word, len(self.words))
+        return number
+
+
+def _pieces(text: str) -> list[str]:
+    """An abstract's tokens: lower-case words and clause punctuation; URLs and LaTeX macro names dropped."""
+    return _PIECE.findall(_MACRO.sub(" ", _URL.sub(" ", text.lower())))
+
+
+def terms(text: str, stop: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(words, adjacent word pairs) of an abstract, as :func:`vectors` counts them: a pair
+    never spans a stop word or a clause end."""
+    columns = _Columns(stop)
+    seq = [columns[t] for t in _pieces(text)]
+    names = {number: word for word, number in columns.words.items()}
+    words = [names[c] for c in seq if c]
+    pairs = [f"{names[a]} {names[b]}" for a, b in zip(seq, seq[1:]) if a and b]
+    return words, pairs
+
+
+def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], max_df: float) -> sparse.csr_matrix:
+    """Sublinear tf-idf of the (paper, term) occurrences, rows L2-normalised; terms on more
+    than ``max_df`` of the papers (and at least MIN_PRUNED_DF) and terms of one paper dropped."""
+    n = shape[0]
+    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
+    counts.sum_duplicates()
+    df = np.bincount(counts.indices, minlength=shape[1])
+    limit = max(MIN_PRUNED_DF, max_df * n)
+    weight = np.where((df >= 2) & (df <= limit), np.log(n / np.maximum(df, 1)), 0.0)
+    counts.data = (1.0 + np.log(counts.data)) * weight[counts.indices]
+    counts.eliminate_zeros()
+    return _normalise(counts)
+
+
+def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(sparse.diags(1.0 / norms) @ m)
+
+
+def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
+            stop: frozenset[str] | None = None) -> sparse.csr_matrix:
+    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags.
+
+    Tokens become word numbers in one pass (:class:`_Columns`); pairs are then read off
+    the number sequence with numpy: two adjacent non-zero numbers, each paper's sequence
+    ending in a 0 so that no pair joins two papers.
+    """
+    n = len(papers)
+    columns = _Columns(load_stop_words() if stop is None else stop)
+    number = columns.__getitem__
+    seqs = [list(map(number, _pieces(p.text))) + [0] for p in papers]
+    flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64)
+    rows = np.repeat(np.arange(n), [len(s) for s in seqs])
+    parts = []
+    if weights.words:
+        keep = flat != 0
+        parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(columns.words)), max_df))
+    if weights.pairs:
+        keep = (flat[:-1] != 0) & (flat[1:] != 0)
+        codes = flat[:-1][keep] * len(columns.words) + flat[1:][keep]
+        unique, pair = np.unique(codes, return_inverse=True)  # numbered in code order: deterministic
+        parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), max_df))
+    if weights.tags:
+        names = sorted({t for p in papers for t in p.tags})
+        tag = {t: i for i, t in enumerate(names)}
+        tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
+        tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
+        parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), 1.0))
+    return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
+
+
+def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
+    """Each row's ``terms`` largest entries (equal weights by column), the rest dropped."""
+    keep = np.ones(m.nnz, dtype=bool)
+    for a, b in zip(m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
+        if b - a > terms:
+            order = np.lexsort((m.indices[a:b], -m.data[a:b]))
+            keep[a + order[terms:]] = False
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep]
+    return sparse.csr_matrix((m.data[keep], (rows, m.indices[keep])), shape=m.shape)
+
+
+def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
+          mapper: Callable = serial) -> list[list[int]]:
+    """For each row i of ``m`` (unit rows), the indexes of the ``k`` rows most similar to it,
+    best first, ties by index; never i itself nor one of ``excluded[i]``; only similarities above 0.
+
+    Computed ``BLOCK`` rows at a time as a sparse product, so memory holds one block of
+    similarities, never all pairs. ``mapper`` may share the rows among worker processes
+    (:func:`generator.parallel.map_chunks`); each row's answer is the same either way.
+    """
+    mt = sparse.csr_matrix(m.T)
+    return mapper(partial(_top_rows, m=m, mt=mt, k=k, excluded=excluded), range(m.shape[0]))
+
+
+def _top_rows(rows: Sequence[int], m: sparse.csr_matrix, mt: sparse.csr_matrix, k: int,
+              excluded: Sequence[Sequence[int]]) -> list[list[int]]:
+    """:func:`top_k` for a contiguous run of rows."""
+    out: list[list[int]] = []
+    first, last = (rows[0], rows[-1] + 1) if len(rows) else (0, 0)
+    for start in range(first, last, BLOCK):
+        stop = min(last, start + BLOCK)
+        sims = sparse.csr_matrix(m[start:stop] @ mt)
+        own = np.repeat(np.arange(start, stop), np.diff(sims.indptr))
+        sims.data[sims.indices == own] = 0.0
+        for i in range(start, stop):
+            for j in excluded[i] if excluded else ():
+                a, b = sims.indptr[i - start], sims.indptr[i - start + 1]
+                sims.data[a:b][sims.indices[a:b] == j] = 0.0
+        out += _best(sims, k)
+    return out
+
+
+# How many of a row's similarities are sampled to bound its k-th best from below.
+SAMPLE = 256
+
+
+def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
+    """Per row of ``sims``, the columns of its ``k`` best positive scores, best first,
+    equal scores by column: exactly, and for all rows at once.
+
+    The k-th best of any subset of a row's scores is at most the row's k-th best, so
+    every score below it can be dropped without looking further; a sample of SAMPLE
+    distinct scores per row makes that bound tight enough to leave a few hundred of
+    the thousands. What is left is sorted once by (row, score down, column).
+    """
+    n = sims.shape[0]
+    if sims.nnz == 0:
+        return [[] for _ in range(n)]
+    data, cols, starts = sims.data, sims.indices, sims.indptr[:-1]
+    counts = np.diff(sims.indptr)
+    step = np.arange(SAMPLE)
+    # distinct positions: evenly spread over a long row, the whole of a short one
+    pos = np.where(counts[:, None] >= SAMPLE, starts[:, None] + step * counts[:, None] // SAMPLE, starts[:, None] + step)
+    sample = np.where(step < counts[:, None], data[np.minimum(pos, len(data) - 1)], -np.inf)
+    bound = -np.partition(-sample, k - 1, axis=1)[:, k - 1] if k <= SAMPLE else np.full(n, -np.inf)
+    row = np.repeat(np.arange(n), counts)
+    keep = (data > 0.0) & (data >= bound[row])
+    row, col, score = row[keep], cols[keep], data[keep]
+    order = np.lexsort((col, -score, row))
+    row, col = row[order], col[order]
+    rank = np.arange(len(row)) - np.searchsorted(row, row)
+    chosen = rank < k
+    per_row = np.bincount(row[chosen], minlength=n)
+    return [c.tolist() for c in np.split(col[chosen], np.cumsum(per_row)[:-1])]
+
+
+def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIGHTS,
+            max_df: float = MAX_DF, mapper: Callable = serial) -> dict[str, tuple[str, ...]]:
+    """Paper id -> the ids of up to ``k`` related papers, best first.
+
+    Never the paper itself, nor a paper that is one of its merged variants (by
+    either's ``aliases``). The same papers in any order give the same answer.
+    """
+    ordered = sorted(papers, key=lambda p: p.id)
+    if not ordered:
+        return {}
+    index = {p.id: i for i, p in enumerate(ordered)}
+    excluded: list[list[int]] = [[] for _ in ordered]
+    for i, p in enumerate(ordered):
+        for alias in p.aliases:
+            j = index.get(alias)
+            if j is not None and j != i:
+                excluded[i].append(j)
+                excluded[j].append(i)
+    found = top_k(vectors(ordered, weights, max_df), k, excluded, mapper)
+    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}
+
+
+def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest:
+    """The digest with each visible paper's ``related`` ids set; hidden papers have no
+    page, so they are neither given related papers nor offered as one."""
+    found = related(digest.visible(), k=k, mapper=mapper)
+    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics)

@@ -1,0 +1,179 @@
+"""Related papers: terms, the top-k search, exclusions, ties, determinism, and real abstracts."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from generator import related as rel
+from generator.errors import GeneratorError
+from generator.model import Paper, Source
+from generator.parse import parse_seed
+from generator.related import load_stop_words, related, terms
+
+SEEDS = Path(__file__).resolve().parents[1] / "seeds"
+
+GRAPHS = [
+    "Graph neural networks pass messages between the nodes of a graph; we study message passing with edge attention for molecular property prediction.",
+    "We propose a message passing graph network whose node embeddings are pooled hierarchically, improving molecular graph classification.",
+    "Over-smoothing limits deep graph neural networks: node embeddings converge after many message passing layers; residual edges keep them apart.",
+]
+BANDITS = [
+    "Multi-armed bandits trade exploration against exploitation; we prove a regret bound for Thompson sampling with delayed rewards.",
+    "Contextual bandits with delayed rewards: an upper confidence bound algorithm whose regret grows with the delay only additively.",
+    "We study exploration in bandits where rewards arrive late, and give Thompson sampling regret guarantees under heavy tails.",
+]
+SPEECH = [
+    "Speech recognition from raw waveforms: a convolutional acoustic model trained with connectionist temporal classification on spoken audio.",
+    "End-to-end speech recognition with an acoustic encoder over waveforms and a language model decoder, for noisy spoken audio.",
+    "Self-supervised acoustic representations of spoken audio waveforms improve low-resource speech recognition.",
+]
+
+
+def paper(pid: str, text: str, **fields) -> Paper:
+    return Paper(id=pid, text=text, venue="ICML", year=2026, sources=(Source("seeds/x.txt", 3),), **fields)
+
+
+def groups() -> tuple[list[Paper], dict[str, str]]:
+    papers, group = [], {}
+    for name, texts in (("graphs", GRAPHS), ("bandits", BANDITS), ("speech", SPEECH)):
+        for i, t in enumerate(texts):
+            pid = f"{name[0]}{i}{'0' * 10}"
+            papers.append(paper(pid, t))
+            group[pid] = name
+    return papers, group
+
+
+def test_each_paper_is_related_first_to_its_own_subject():
+    papers, group = groups()
+    out = related(papers, k=2)
+    for pid, ids in out.items():
+        assert len(ids) == 2
+        assert [group[q] for q in ids] == [group[pid]] * 2, (pid, ids)
+
+
+def test_never_the_paper_itself_and_at_most_k():
+    papers, _ = groups()
+    for k in (1, 3, 8):
+        out = related(papers, k=k)
+        for pid, ids in out.items():
+            assert pid not in ids
+            assert len(ids) <= k
+            assert len(set(ids)) == len(ids)
+
+
+def test_a_merged_variant_is_never_related_either_way():
+    # "g0" absorbed the variant "g9"; were "g9" also in the list, neither may point at the other.
+    papers, _ = groups()
+    papers[0] = paper("g0" + "0" * 10, GRAPHS[0], aliases=("g9" + "0" * 10,))
+    papers.append(paper("g9" + "0" * 10, GRAPHS[0] + " Code is released."))
+    out = related(papers, k=8)
+    assert "g9" + "0" * 10 not in out["g0" + "0" * 10]
+    assert "g0" + "0" * 10 not in out["g9" + "0" * 10]
+    # and a variant that is not an alias would have been the best match: the exclusion is what removed it
+    unaliased = [paper(p.id, p.text) for p in papers]
+    assert related(unaliased, k=1)["g0" + "0" * 10] == ("g9" + "0" * 10,)
+
+
+def test_equal_scores_are_ordered_by_id_whatever_the_input_order():
+    twin = GRAPHS[1]
+    papers = [paper("m" * 12, GRAPHS[0]), paper("zz" + "0" * 10, twin), paper("aa" + "0" * 10, twin), paper("kk" + "0" * 10, BANDITS[0])]
+    expected = ("aa" + "0" * 10, "zz" + "0" * 10)
+    for seed in range(5):
+        random.Random(seed).shuffle(papers)
+        assert related(papers, k=2)["m" * 12] == expected
+
+
+def test_a_paper_sharing_no_term_has_no_related_papers():
+    papers, _ = groups()
+    papers.append(paper("x" * 12, "Quokkas frolic beside eucalyptus wombats; marsupial ecology transects counted burrows nightly."))
+    assert related(papers)["x" * 12] == ()
+
+
+def test_blocks_and_workers_do_not_change_the_answer(monkeypatch):
+    # real abstracts, split into blocks of 7 rows and handed out in uneven chunks:
+    # the answer must be the one computed in a single block
+    papers = parse_seed((SEEDS / "000_ca08d30626a6d4f8.txt").read_bytes(), "seeds/000.txt")[:60]
+    whole = related(papers)
+
+    def uneven(fn, items):
+        cut = [0, 5, 23, len(items)]
+        return [r for a, b in zip(cut, cut[1:]) for r in fn(items[a:b])]
+
+    monkeypatch.setattr(rel, "BLOCK", 7)
+    assert related(papers, mapper=uneven) == whole
+    assert related(list(reversed(papers))) == whole
+
+
+def test_terms_words_pairs_and_what_is_left_out():
+    stop = frozenset({"we", "the", "of", "for"})
+    words, pairs = terms(r"We train the \textbf{graph networks} of proteins. Networks for https://x.org/a code!", stop)
+    assert words == ["train", "graph", "network", "protein", "network", "code"]
+    # no pair across a stop word ("train the graph"), a sentence end or a removed URL's place
+    assert pairs == ["graph network"]
+    assert "textbf" not in words
+
+
+def test_shipped_stop_words_load_and_hold_no_booleans():
+    words = load_stop_words()
+    assert {"the", "we", "no", "on", "off"} <= words
+    assert all(isinstance(w, str) for w in words)
+
+
+def test_a_bad_stop_word_file_names_its_line(tmp_path):
+    path = tmp_path / "words.yml"
+    path.write_text("stop_words: [the, of,\n  no]\n", encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        load_stop_words.__wrapped__(path)
+    assert str(e.value) == f"{path}:2: 'stop_words' entries must be words (quote on, no, yes), not False"
+    path.write_text("stop_words: [the, Two Words]\n", encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        load_stop_words.__wrapped__(path)
+    assert str(e.value) == f"{path}:1: a stop word must be one lower-case word, not 'Two Words'"
+    path.write_text("words: [the]\n", encoding="utf-8")
+    with pytest.raises(GeneratorError, match="stop_words"):
+        load_stop_words.__wrapped__(path)
+
+
+@pytest.mark.parametrize("sample", [1, 4, 256])
+def test_top_k_is_the_exact_best_of_each_row(monkeypatch, sample):
+    # against every score of every row, sorted the slow way: the sampled lower bound
+    # (SAMPLE scores a row) may only make the answer cheaper, never different
+    papers = parse_seed((SEEDS / "000_ca08d30626a6d4f8.txt").read_bytes(), "seeds/000.txt")
+    papers += parse_seed((SEEDS / "004_a8c92079105dd28c.txt").read_bytes(), "seeds/004.txt")
+    m = rel.vectors(papers)
+    full = (m @ m.T).toarray()
+    expected = []
+    for i, row in enumerate(full):
+        ranked = sorted((j for j in range(len(row)) if j != i and row[j] > 0), key=lambda j: (-row[j], j))
+        expected.append(ranked[:3])
+    monkeypatch.setattr(rel, "SAMPLE", sample)
+    monkeypatch.setattr(rel, "BLOCK", 5)
+    assert rel.top_k(m, 3) == expected
+
+
+# -- on the site --------------------------------------------------------------------------
+
+
+def test_papers_json_and_pages_list_the_related_papers(mission_site):
+    import html as html_lib
+    import json
+    import re
+
+    papers = json.loads((mission_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    by_id = {p["id"]: p for p in papers}
+    listed = 0
+    for p in papers:
+        assert len(p["related"]) <= 8
+        assert p["id"] not in p["related"] and not set(p["aliases"]) & set(p["related"])
+        assert all(q in by_id for q in p["related"]), p["id"]
+        page = (mission_site.site / p["url"] / "index.html").read_text(encoding="utf-8")
+        section = page.split('<section class="digest-related">', 1)[1].split("</section>", 1)[0] if p["related"] else ""
+        hrefs = re.findall(r'<a href="\.\./([0-9a-f]{12})/">([^<]*)</a>', section)
+        assert [h for h, _ in hrefs] == p["related"], p["id"]
+        for q, shown in hrefs:
+            assert html_lib.unescape(shown) == by_id[q]["title"]
+            assert (mission_site.site / "papers" / q / "index.html").is_file()
+        listed += len(hrefs)
+    assert listed >= 8 * len(papers) // 2  # most papers of a conference have 8
