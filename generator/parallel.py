@@ -72,7 +72,20 @@ def map_chunks(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list
     return Pending(fn, items).result()
 
 
-class Pending:
+class _Workers:
+    """Forked workers (``self._pool``, None when the work runs in this process) that can be stopped."""
+
+    _pool = None
+
+    def cancel(self) -> None:
+        """Stop the workers: their result is no longer wanted (the build failed)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+class Pending(_Workers):
     """``fn`` over chunks of ``items``, running in forked workers while this process
     does other work; :meth:`result` waits and gives what ``fn(items)`` would."""
 
@@ -100,15 +113,8 @@ class Pending:
             self._pool.close()
             self._pool.join()
 
-    def cancel(self) -> None:
-        """Stop the workers: their result is no longer wanted (the build failed)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
 
-
-class Background:
+class Background(_Workers):
     """``fn()`` in one forked worker while this process does other work; :meth:`result`
     waits for it. In this process (when it is called) on one core or when not ``worth_it``."""
 
@@ -132,10 +138,3 @@ class Background:
         finally:
             self._pool.close()
             self._pool.join()
-
-    def cancel(self) -> None:
-        """Stop the worker: its result is no longer wanted (the build failed)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None

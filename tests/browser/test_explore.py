@@ -11,19 +11,7 @@ from support import SEARCH_JS
 
 pytestmark = pytest.mark.browser
 
-SERIOUS = ("serious", "critical")
-PHONE = {"width": 390, "height": 844}
-
-
-def wait_ready(page) -> None:
-    page.wait_for_load_state("load")
-    page.wait_for_function("() => typeof document$ !== 'undefined'")
-
-
-def visit(page, url: str) -> None:
-    response = page.goto(url)
-    assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
-    wait_ready(page)
+from browser.pages import PHONE, SERIOUS, visit, wait_ready  # noqa: E402
 
 
 def open_map(page, site_url: str, suffix: str = "") -> None:
