@@ -16,3 +16,19 @@ def visit(page, url: str) -> None:
     response = page.goto(url)
     assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
     wait_ready(page)
+
+
+AXE_VIOLATIONS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+    .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
+
+
+def serious_violations(page, axe_source: str) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(content=axe_source)
+    return [v for v in page.evaluate(AXE_VIOLATIONS) if v["impact"] in SERIOUS]
+
+
+def describe(violations: list[dict]) -> str:
+    """One line per violation, then the nodes it was found on."""
+    return "\n".join(f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in violations)

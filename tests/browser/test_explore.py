@@ -11,7 +11,7 @@ from support import SEARCH_JS
 
 pytestmark = pytest.mark.browser
 
-from browser.pages import PHONE, SERIOUS, visit, wait_ready  # noqa: E402
+from browser.pages import PHONE, describe, serious_violations, visit, wait_ready  # noqa: E402
 
 
 def open_map(page, site_url: str, suffix: str = "") -> None:
@@ -273,16 +273,8 @@ def test_no_serious_accessibility_violations(open_page, page_log, site_url, axe_
     page = open_page(color_scheme=scheme)
     visit(page, site_url + which)
     page.wait_for_selector("[data-ready]")
-    page.add_script_tag(content=axe_source)
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-            .map(v => ({id: v.id, impact: v.impact, help: v.help,
-                        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
-    )
-    serious = [v for v in violations if v["impact"] in SERIOUS]
-    assert serious == [], f"{which} ({scheme}):\n" + "\n".join(
-        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in serious
-    )
+    serious = serious_violations(page, axe_source)
+    assert serious == [], f"{which} ({scheme}):\n" + describe(serious)
     assert page_log.problems() == []
 
 

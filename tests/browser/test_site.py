@@ -9,7 +9,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-from browser.pages import PHONE, SERIOUS, visit, wait_ready  # noqa: E402
+from browser.pages import PHONE, describe, serious_violations, visit, wait_ready  # noqa: E402
 
 
 def article_links(page) -> list[str]:
@@ -138,14 +138,6 @@ def test_no_serious_accessibility_violations(open_page, page_log, site_url, pape
     else:
         path = "/" + {"home": "", "paper": paper["url"], "list": "list/"}[which]
     visit(page, site_url + path.lstrip("/"))
-    page.add_script_tag(content=axe_source)
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-            .map(v => ({id: v.id, impact: v.impact, help: v.help,
-                        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
-    )
-    serious = [v for v in violations if v["impact"] in SERIOUS]
-    assert serious == [], f"{path} ({scheme}):\n" + "\n".join(
-        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in serious
-    )
+    serious = serious_violations(page, axe_source)
+    assert serious == [], f"{path} ({scheme}):\n" + describe(serious)
     assert page_log.problems() == []
