@@ -35,6 +35,7 @@ from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
 from .related import add_related
 from .render import render_site
+from .search import search_files
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
 from .venues import check_venues
@@ -373,6 +374,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     log.info("%s", describe_dates(dates, how, len(paths)))
     files.update(render_feeds(digest.visible(), digest.topics, dates, site_url()))
     watch.lap("render")
+    files.update(search_files(digest.visible(), digest.topics))
+    watch.lap("index")
     coordinates, info = laying.result()
     files.update(explore.render_explore(digest, coordinates, info.span))
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)

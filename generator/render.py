@@ -28,7 +28,7 @@ from .venues import venue_slug
 # generator.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
-GENERATED_DIRS = ("papers", "topics", "venues")
+GENERATED_DIRS = ("papers", "topics", "venues", "search")
 GENERATED_FILES = ("index.md", "list.md", "papers.json", "feed.xml", "map.json", "map.md", "reading-list.md")
 NOT_INDEXED = {"search": {"exclude": True}}
 
@@ -129,7 +129,8 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None 
         "links": [{"url": l.url, "kind": l.kind} for l in p.links],
         "sources": [{"file": s.file, "line": s.line} for s in p.sources],
         "template": "paper.html",
-        "search": {"boost": 2},
+        # Papers are searched through the digest's own split index (generator/search.py).
+        **NOT_INDEXED,
     }
     if p.note:
         meta["note"] = p.note

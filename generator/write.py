@@ -111,7 +111,7 @@ def _quietly(step, *args, **kwargs) -> None:
         log.error("could not undo a partial write: %s (%s)", e.strerror, e.filename)
 
 
-def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:
+def write_tree(docs: Path, files: dict[str, str | bytes]) -> tuple[int, int]:
     """Write ``files`` under ``docs``; return (files written, stale files removed).
 
     All or nothing: on any failure ``docs`` is left as it was and :class:`BuildError`
@@ -136,7 +136,7 @@ def write_tree(docs: Path, files: dict[str, str]) -> tuple[int, int]:
     return written, removed
 
 
-def _compare(docs: Path, files: dict[str, str]) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
+def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
     """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only."""
     # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
     base = os.fspath(docs)
@@ -144,7 +144,7 @@ def _compare(docs: Path, files: dict[str, str]) -> tuple[list[tuple[str, bytes]]
     changed: list[tuple[str, bytes, bytes]] = []
     for rel, content in sorted(files.items()):
         path = os.path.join(base, rel)
-        data = content.encode("utf-8")
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
         try:
             with open(path, "rb") as f:
                 old = f.read()

@@ -1,27 +1,37 @@
 /* Search for the digest: a web worker that answers Material for MkDocs' search
  * messages (setup, ready, query, result) in place of Material's own worker.
  *
- * Why: Material's worker builds a lunr.js index, with a position table for every
- * word, inside the reader's browser each time a page loads. For a conference of
- * 3,300 abstracts that takes about 1.5 s before the first answer. This worker
- * builds a plain inverted index from the same search_index.json (terms -> the
- * documents and fields they occur in) in a few tens of milliseconds, and answers a
- * query by looking its words up, each as a prefix, so results appear while typing.
+ * Papers are not in Material's search_index.json (their pages are excluded from it).
+ * Their index is built at generation time (generator/search.py) and split into small
+ * files under search/ that this worker fetches as a query needs them:
+ *   meta.json      the shard keys, loaded once;
+ *   t/<n>.bin      the terms that start with a shard key, with their papers and scores;
+ *   p/<n>.bin      pairs of adjacent words by hash, for "phrases";
+ *   d/<n>.json     one paper's title, url, venue, topics and text, for the results shown;
+ *   facets.json    the papers of each topic, venue, year and "has code", for filters.
+ * The few hand-written pages that Material still indexes arrive with SETUP and are
+ * indexed here in memory, as before.
  *
  * Ranking: documents that contain every query word come first; among those, a
  * BM25-style score where a word in the title or a topic counts far more than one
- * in the abstract, and rare words count more than common ones. Words in "quotes"
- * must appear together as a phrase; a word with a leading "-" excludes documents.
- * Material's page then shows the results, highlights the matched words and, with
- * the search.highlight feature, carries them to the page that is opened.
+ * in the abstract, and rare words count more than common ones. Words match as
+ * prefixes, so results appear while typing. Words in "quotes" must appear together
+ * as a phrase; a word with a leading "-" excludes documents; topic:<slug>,
+ * venue:<slug>, year:<year> and has:code keep only papers with that value (values of
+ * one kind are alternatives, kinds combine).
+ *
+ * Besides Material's RESULT, each answer posts {type: "digest:summary"} with the number
+ * of matches and, per filter, the count of each value: docs/assets/search-filters.js
+ * shows them.
  *
  * Loaded by overrides/main.html, which points Material's configuration here.
  */
 "use strict"
 
 const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
+const SUMMARY = "digest:summary"
 
-/* Words too common to say anything about a paper (lunr's English list, shortened). */
+/* Words too common to say anything about a paper; generator/search.py has the same list. */
 const STOP = new Set((
   "a an and are as at be been but by can could did do does for from had has have " +
   "he her his how i if in into is it its me my no nor not of on or our she so " +
@@ -32,8 +42,11 @@ const STOP = new Set((
 const WORD = /[\p{L}\p{N}]+/gu
 const TEXT_K1 = 1.2, TEXT_B = 0.75
 const FIELD_WEIGHT = { title: 8, tags: 4 }  /* a title or topic hit, vs. one text hit at full strength */
+const SCORE_MAX = 2.2                       /* generator/search.py: a text part of 63 is this */
 const SNIPPET_CHARS = 320
-const HIGHLIGHTED_RESULTS = 200            /* results past this get a plain teaser */
+const SHOWN = 50                            /* results whose data is fetched and shown */
+const FILTER = /(?:^|\s)(topic|venue|year|has):(\S*)/g
+const BASE = new URL("../search/", self.location)
 
 let index = null
 
@@ -120,13 +133,23 @@ function build(docs) {
 
 /* -- query ------------------------------------------------------------------ */
 
-/* The reader's query as words to match, "phrases" and -excluded words. */
+/* The reader's query: words to match, "phrases" (word lists; `closed` when the closing
+ * quote is typed), -excluded words and filters (kind -> values). */
 function parse(query) {
+  const filters = new Map()
+  query = query.replace(FILTER, (_, kind, value) => {
+    value = value.toLowerCase()
+    if (value) {
+      if (!filters.has(kind)) filters.set(kind, new Set())
+      filters.get(kind).add(value)
+    }
+    return " "
+  })
   const phrases = []
   const rest = query.replace(/"([^"]*)("?)/g, (_, inner, closed) => {
     const w = words(inner)
-    if (w.length)  /* a phrase still being typed ends in a prefix */
-      phrases.push(` ${w.join(" ")}${closed ? " " : ""}`)
+    if (w.length)
+      phrases.push({ words: w, closed: Boolean(closed) })
     return ` ${w.join(" ")} `
   })
   const include = [], exclude = []
@@ -136,12 +159,11 @@ function parse(query) {
       (negative ? exclude : include).push(w)
   }
   const unique = [...new Set(include)]
-  return { terms: unique.filter(w => !STOP.has(w)), exclude: new Set(exclude), phrases }
+  return { terms: unique.filter(w => !STOP.has(w)), exclude: [...new Set(exclude)], phrases, filters }
 }
 
-/* The index terms that start with `prefix`, found by binary search. */
-function expand(prefix) {
-  const terms = index.terms
+/* Indexes of the sorted `terms` that start with `prefix`, found by binary search. */
+function expandIn(terms, prefix) {
   let lo = 0, hi = terms.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
@@ -150,39 +172,237 @@ function expand(prefix) {
   }
   const out = []
   for (let i = lo; i < terms.length && terms[i].startsWith(prefix); i++)
-    out.push(terms[i])
+    out.push(i)
   return out
 }
 
-/* Per document, the best score of any index term the query word is a prefix of. */
-function scoreTerm(word) {
+function idf(n, df) {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5))
+}
+
+/* -- the hand-written pages (SETUP, in memory) ------------------------------- */
+
+function scorePages(word) {
   const scores = new Map()
   const n = index.entries.length
-  for (const term of expand(word)) {
+  for (const i of expandIn(index.terms, word)) {
+    const term = index.terms[i]
     const p = index.postings.get(term)
-    const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5))
-    const exact = term === word ? 1 : 0.6
-    for (let i = 0; i < p.docs.length; i++) {
-      const entry = index.entries[p.docs[i]]
-      const tf = p.tf[i]
+    const weight = idf(n, p.docs.length) * (term === word ? 1 : 0.6)
+    for (let j = 0; j < p.docs.length; j++) {
+      const entry = index.entries[p.docs[j]]
+      const tf = p.tf[j]
       const norm = TEXT_K1 * (1 - TEXT_B + TEXT_B * entry.length / index.averageLength)
       let s = tf ? tf * (TEXT_K1 + 1) / (tf + norm) : 0
-      if (p.fields[i] & 1) s += FIELD_WEIGHT.title
-      if (p.fields[i] & 2) s += FIELD_WEIGHT.tags
-      s *= idf * exact
-      const d = p.docs[i]
-      if (s > (scores.get(d) ?? 0))
-        scores.set(d, s)
+      if (p.fields[j] & 1) s += FIELD_WEIGHT.title
+      if (p.fields[j] & 2) s += FIELD_WEIGHT.tags
+      s *= weight
+      if (s > (scores.get(p.docs[j]) ?? 0))
+        scores.set(p.docs[j], s)
     }
   }
   return scores
 }
 
-function documentsWith(word) {
-  const out = new Set()
-  for (const term of expand(word))
-    for (const d of index.postings.get(term).docs)
-      out.add(d)
+/* -- the papers (split index, fetched) ---------------------------------------- */
+
+const cache = new Map()
+
+function fetched(path, as) {
+  let promise = cache.get(path)
+  if (promise === undefined) {
+    promise = fetch(new URL(path, BASE)).then(r => {
+      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`)
+      return as === "json" ? r.json() : r.arrayBuffer()
+    })
+    promise.catch(() => cache.delete(path))  /* a failed fetch may be tried again */
+    cache.set(path, promise)
+  }
+  return promise
+}
+
+let meta = null
+function loadMeta() {
+  if (meta === null) {
+    meta = fetched("meta.json", "json").then(m => ({ ...m, keyIndex: new Map(m.keys.map((k, i) => [k, i])) }))
+    meta.catch(() => { meta = null })
+  }
+  return meta
+}
+
+function ids(m, buffer, offset, count) {
+  return m.width === 2 ? new Uint16Array(buffer, offset, count) : new Uint32Array(buffer, offset, count)
+}
+
+/* A term shard: its sorted terms, and per term where its papers and scores are. */
+const shards = new Map()
+function shard(m, i) {
+  let s = shards.get(i)
+  if (s === undefined) {
+    s = fetched(`t/${i}.bin`).then(buffer => {
+      const view = new DataView(buffer)
+      const length = view.getUint32(0, true)
+      const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)))
+      let at = 4 + length + (-(4 + length) & 3)
+      const total = header.reduce((sum, [, df]) => sum + df, 0)
+      const docs = ids(m, buffer, at, total)
+      const scores = new Uint8Array(buffer, at + total * m.width, total)
+      const terms = [], starts = [], dfs = []
+      let start = 0
+      for (const [term, df] of header) {
+        terms.push(term); starts.push(start); dfs.push(df)
+        start += df
+      }
+      return { terms, starts, dfs, docs, scores }
+    })
+    s.catch(() => shards.delete(i))
+    shards.set(i, s)
+  }
+  return s
+}
+
+/* The shard that holds every term starting with `word`: the longest key it starts with. */
+function shardOf(m, word) {
+  const chars = Array.from(word)
+  for (let n = Math.min(m.maxKey, chars.length); n > 0; n--) {
+    const i = m.keyIndex.get(chars.slice(0, n).join(""))
+    if (i !== undefined)
+      return i
+  }
+  return -1
+}
+
+/* Per paper, the best score of any term the word is a prefix of (or only the word itself). */
+async function scorePapers(m, word, exactOnly = false) {
+  const scores = new Map()
+  const i = shardOf(m, word)
+  if (i < 0)
+    return scores
+  const s = await shard(m, i)
+  for (const t of expandIn(s.terms, word)) {
+    const exact = s.terms[t] === word
+    if (exactOnly && !exact)
+      continue
+    const weight = idf(m.docs, s.dfs[t]) * (exact ? 1 : 0.6)
+    for (let j = s.starts[t], end = j + s.dfs[t]; j < end; j++) {
+      const q = s.scores[j]
+      const v = ((q & 63) / 63 * SCORE_MAX + (q & 64 ? FIELD_WEIGHT.title : 0) + (q & 128 ? FIELD_WEIGHT.tags : 0)) * weight
+      const d = s.docs[j]
+      if (v > (scores.get(d) ?? 0))
+        scores.set(d, v)
+    }
+  }
+  return scores
+}
+
+function fnv1a(text) {
+  let h = 0x811c9dc5
+  for (const byte of new TextEncoder().encode(text))
+    h = Math.imul(h ^ byte, 0x01000193) >>> 0
+  return h
+}
+
+function fmix32(h) {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+/* generator/search.py pair_hash: where the papers holding "first second" are filed. */
+function pairHash(first, second) {
+  return fmix32(Math.imul(fnv1a(first), 0x01000193) ^ fnv1a(second))
+}
+
+async function papersWithPair(m, first, second) {
+  const h = pairHash(first, second)
+  const buffer = await fetched(`p/${h % m.pairs}.bin`)
+  const view = new DataView(buffer)
+  const count = view.getUint32(0, true)
+  const hashes = new Uint32Array(buffer, 4, count)
+  const offsets = new Uint32Array(buffer, 4 + 4 * count, count + 1)
+  let lo = 0, hi = count
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (hashes[mid] < h) lo = mid + 1
+    else hi = mid
+  }
+  if (lo === count || hashes[lo] !== h)
+    return new Set()
+  const at = 4 + 8 * count + 4
+  return new Set(ids(m, buffer, at + offsets[lo] * m.width, offsets[lo + 1] - offsets[lo]))
+}
+
+/* Papers that may hold the phrase: all of its adjacent pairs (the last word of a phrase
+ * still being typed is a prefix, and matched as a word); checked exactly on the text
+ * of the results shown. null: no constraint. */
+async function phraseCandidates(m, phrase) {
+  const w = phrase.closed ? phrase.words : phrase.words.slice(0, -1)
+  if (w.length === 1 && phrase.closed && !STOP.has(w[0]))
+    return new Set((await scorePapers(m, w[0], true)).keys())
+  let out = null
+  for (let i = 0; i + 1 < w.length; i++) {
+    const docs = await papersWithPair(m, w[i], w[i + 1])
+    out = out === null ? docs : new Set([...out].filter(d => docs.has(d)))
+    if (!out.size) break
+  }
+  return out
+}
+
+let facets = null
+function loadFacets() {
+  if (facets === null) {
+    facets = fetched("facets.json", "json").then(raw => {
+      const out = new Map()
+      for (const [kind, values] of Object.entries(raw)) {
+        out.set(kind, values.map(([slug, name, deltas]) => {
+          const docs = new Uint32Array(deltas.length)
+          let d = 0
+          deltas.forEach((delta, i) => { d += delta; docs[i] = d })
+          return { slug, name, docs }
+        }))
+      }
+      const year = new Int32Array(raw.year.reduce((n, [, , ds]) => n + ds.length, 0) || 0)
+      for (const v of out.get("year") ?? [])
+        for (const d of v.docs) year[d] = Number(v.slug)
+      out.year = year
+      return out
+    })
+    facets.catch(() => { facets = null })
+  }
+  return facets
+}
+
+/* The papers each filter kind allows (a Set), or null for no filter of that kind. */
+function allowedBy(f, filters) {
+  const out = new Map()
+  for (const [kind, values] of filters) {
+    const key = kind === "has" ? "code" : kind
+    const allowed = new Set()
+    for (const v of f.get(key) ?? [])
+      if (values.has(v.slug.toLowerCase()))
+        for (const d of v.docs) allowed.add(d)
+    out.set(kind, allowed)
+  }
+  return out
+}
+
+/* Per filter kind, how many of the matches each value has, counting matches that pass
+ * the other kinds' filters (so choosing a second venue shows what it would add). */
+function counts(f, matches, allowed) {
+  const out = {}
+  for (const kind of ["topic", "venue", "year", "code"]) {
+    const own = kind === "code" ? "has" : kind
+    const pass = d => [...allowed].every(([k, set]) => k === own || set.has(d))
+    const pool = new Set()
+    for (const d of matches) if (pass(d)) pool.add(d)
+    out[kind] = (f.get(kind) ?? []).map(v => {
+      let c = 0
+      for (const d of v.docs) if (pool.has(d)) c++
+      return [v.slug, v.name, c]
+    }).filter(([, , c]) => c > 0)
+  }
   return out
 }
 
@@ -229,88 +449,155 @@ function snippet(text, pattern) {
   return `<p>${mark(clip(text, SNIPPET_CHARS), pattern)}</p>`
 }
 
-function item(entry, score, termsFound, pattern) {
-  const item = {
-    location: entry.doc.location,
-    title: pattern ? mark(entry.title, pattern) : escapeHTML(entry.title),
-    text: pattern ? snippet(entry.text, pattern) : `<p>${escapeHTML(clip(entry.text, SNIPPET_CHARS))}</p>`,
+function item(data, score, termsFound, pattern) {
+  const out = {
+    location: data.url,
+    title: pattern ? mark(data.title, pattern) : escapeHTML(data.title),
+    text: pattern ? snippet(data.text, pattern) : `<p>${escapeHTML(clip(data.text, SNIPPET_CHARS))}</p>`,
     score,
     terms: termsFound
   }
-  if (entry.doc.tags)
-    item.tags = entry.doc.tags
-  return item
+  if (data.tags && data.tags.length)
+    out.tags = data.tags
+  return out
 }
 
-function search(query) {
-  const { terms, exclude, phrases } = parse(query)
-  if (!terms.length)
-    return { items: [] }
+function hasPhrase(haystack, phrase) {
+  return haystack.includes(` ${phrase.words.join(" ")}${phrase.closed ? " " : ""}`)
+}
 
-  const perTerm = terms.map(scoreTerm)
+async function search(query) {
+  const { terms, exclude, phrases, filters } = parse(query)
+  if (!terms.length && !filters.size)
+    return { items: [], total: 0, matches: [], facets: null }
+  const m = await loadMeta()
+  const f = filters.size ? await loadFacets() : null
+
+  /* Papers */
+  const perTerm = await Promise.all(terms.map(w => scorePapers(m, w)))
+  const excluded = await Promise.all(exclude.map(w => scorePapers(m, w)))
+  const phraseSets = (await Promise.all(phrases.map(p => phraseCandidates(m, p)))).filter(Boolean)
+  let matches
   const totals = new Map()
-  perTerm.forEach(scores => {
-    for (const [d, s] of scores) {
-      const t = totals.get(d)
-      if (t === undefined) totals.set(d, { score: s, matched: 1 })
-      else { t.score += s; t.matched++ }
-    }
-  })
-
-  const excluded = new Set()
-  for (const w of exclude)
-    for (const d of documentsWith(w))
-      excluded.add(d)
+  if (terms.length) {
+    perTerm.forEach(scores => {
+      for (const [d, s] of scores) {
+        const t = totals.get(d)
+        if (t === undefined) totals.set(d, { score: s, matched: 1 })
+        else { t.score += s; t.matched++ }
+      }
+    })
+    matches = [...totals.keys()]
+  } else {
+    matches = Array.from({ length: m.docs }, (_, d) => d)
+  }
+  matches = matches.filter(d => !excluded.some(e => e.has(d)) && phraseSets.every(p => p.has(d)))
+  const allowed = f ? allowedBy(f, filters) : new Map()
+  const kept = matches.filter(d => [...allowed.values()].every(set => set.has(d)))
+  if (terms.length)
+    kept.sort((a, b) => totals.get(b).matched - totals.get(a).matched || totals.get(b).score - totals.get(a).score || a - b)
+  else  /* filters only: newest first, then by title (paper numbers follow titles) */
+    kept.sort((a, b) => f.year[b] - f.year[a] || a - b)
 
   const ranked = []
-  for (const [d, t] of totals) {
-    const entry = index.entries[d]
-    if (excluded.has(d))
-      continue
-    if (phrases.length && !phrases.every(p => entry.haystack.includes(p)))
-      continue
-    ranked.push({ d, matched: t.matched, score: t.score * entry.boost })
+  for (let at = 0; at < kept.length && ranked.length < SHOWN; at += SHOWN) {
+    const batch = kept.slice(at, at + SHOWN)
+    const data = await Promise.all(batch.map(d => fetched(`d/${d}.json`, "json")))
+    batch.forEach((d, i) => {
+      const haystack = ` ${words(data[i].title).join(" ")} ${words(data[i].text).join(" ")} `
+      if (phrases.every(p => hasPhrase(haystack, p)) && ranked.length < SHOWN)
+        ranked.push({ d, data: data[i], matched: terms.length ? totals.get(d).matched : 0, score: terms.length ? totals.get(d).score : 0 })
+    })
   }
-  ranked.sort((a, b) => b.matched - a.matched || b.score - a.score || a.d - b.d)
 
-  /* Group sections under their page, as Material's result list expects. */
-  const groups = new Map()
-  ranked.forEach((r, rank) => {
-    const entry = index.entries[r.d]
-    const found = {}
-    perTerm.forEach((scores, i) => { found[terms[i]] = scores.has(r.d) })
-    const pattern = rank < HIGHLIGHTED_RESULTS
-      ? marker(terms.filter(t => found[t]))
-      : null
-    let group = groups.get(entry.path)
-    if (group === undefined)
-      groups.set(entry.path, group = [])
-    group.push(item(entry, r.score, found, pattern))
-  })
-  for (const [path, group] of groups) {
-    const article = index.articles.get(path)
-    if (article && !group.some(i => i.location === article.doc.location))
-      group.push(item(article, 0, {}, null))
+  /* Hand-written pages: only for queries without filters */
+  const pages = []
+  if (index && terms.length && !filters.size) {
+    const pageScores = terms.map(scorePages)
+    const pageTotals = new Map()
+    pageScores.forEach(scores => {
+      for (const [d, s] of scores) {
+        const t = pageTotals.get(d)
+        if (t === undefined) pageTotals.set(d, { score: s, matched: 1 })
+        else { t.score += s; t.matched++ }
+      }
+    })
+    const excludedPages = new Set()
+    for (const w of exclude) for (const d of scorePages(w).keys()) excludedPages.add(d)
+    for (const [d, t] of pageTotals) {
+      const entry = index.entries[d]
+      if (excludedPages.has(d) || !phrases.every(p => hasPhrase(entry.haystack, p)))
+        continue
+      pages.push({ entry, matched: t.matched, score: t.score * entry.boost, found: Object.fromEntries(terms.map((w, i) => [w, pageScores[i].has(d)])) })
+    }
   }
-  return { items: [...groups.values()] }
+
+  const all = [
+    ...ranked.map(r => ({ ...r, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i].has(r.d)])) })),
+    ...pages
+  ]
+  if (terms.length)
+    all.sort((a, b) => b.matched - a.matched || b.score - a.score)
+  /* A hand-written page's sections are grouped under it, as Material's result list expects. */
+  const items = [], byPath = new Map()
+  for (const r of all) {
+    const pattern = marker(terms.filter(t => r.found[t]))
+    if (!r.entry) {
+      items.push([item(r.data, r.score, r.found, pattern)])
+      continue
+    }
+    const shown = item({ url: r.entry.doc.location, title: r.entry.title, text: r.entry.text, tags: r.entry.tags }, r.score, r.found, pattern)
+    const group = byPath.get(r.entry.path)
+    if (group) group.push(shown)
+    else { byPath.set(r.entry.path, [shown]); items.push(byPath.get(r.entry.path)) }
+  }
+  return {
+    items,
+    total: kept.length + items.length - ranked.length,
+    matches,
+    facets: f ? counts(f, matches, allowed) : null
+  }
 }
 
 /* -- messages --------------------------------------------------------------- */
+
+let latest = 0
+
+async function answer(query, seq) {
+  let out
+  try {
+    out = await search(query)
+  } catch (err) {
+    console.warn(`search failed for ${JSON.stringify(query)}:`, err)
+    out = { items: [], total: 0, matches: [], facets: null }
+  }
+  if (seq !== latest)
+    return  /* a newer query was typed meanwhile: only its answer is shown */
+  postMessage({ type: RESULT, data: { items: out.items } })
+  let counted = out.facets
+  if (counted === null && out.total) {
+    /* Counts for the filters: the facets arrive after the first answer. */
+    try {
+      const f = await loadFacets()
+      if (seq !== latest) return
+      counted = counts(f, out.matches, new Map())
+    } catch (err) {
+      console.warn("search filters unavailable:", err)
+    }
+  }
+  postMessage({ type: SUMMARY, data: { query, total: out.total, shown: out.items.length, facets: counted } })
+}
 
 addEventListener("message", ev => {
   const message = ev.data
   switch (message.type) {
     case SETUP:
       index = build(message.data.docs ?? [])
+      loadMeta().catch(err => console.warn("search index unavailable:", err))
       postMessage({ type: READY })
       break
     case QUERY:
-      try {
-        postMessage({ type: RESULT, data: index ? search(String(message.data)) : { items: [] } })
-      } catch (err) {
-        console.warn(`search failed for ${JSON.stringify(message.data)}:`, err)
-        postMessage({ type: RESULT, data: { items: [] } })
-      }
+      answer(String(message.data), ++latest)
       break
     default:
       console.warn("search worker: unknown message", message.type)

@@ -1,13 +1,14 @@
 """Search on the built mission site, in Chromium: the digest's own search worker
-(docs/assets/search-worker.js) behind Material's search box.
+(docs/assets/search-worker.js) over the split index (generator/search.py) behind
+Material's search box.
 
-The expected answers are worked out here from the site's own search_index.json with
-a deliberately plain reading of it (tags stripped, words lower-cased), so a test
-fails when the worker misses a paper, lets an excluded one through or ranks wrongly.
+The expected answers are worked out here from each paper's result data (search/d/*.json:
+title, text and topics) with a deliberately plain reading of it (words lower-cased),
+not from the index files, so a test fails when the index or the worker misses a
+paper, lets an excluded one through or ranks wrongly.
 """
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
@@ -28,14 +29,11 @@ WORD = re.compile(r"[^\W_]+")
 @pytest.fixture(scope="module")
 def index(mission_site) -> dict[str, dict]:
     """Paper pages of the search index: path -> title, words (of title and text), shown, terms."""
-    docs = json.loads((mission_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
     out = {}
-    for d in docs:
-        if not d["location"].startswith("papers/"):
-            continue
-        title = html.unescape(re.sub(r"<[^>]*>", " ", d["title"]))
-        text = html.unescape(re.sub(r"<[^>]*>", " ", d["text"]))
-        out["/" + d["location"]] = {
+    for path in sorted((mission_site.site / "search" / "d").glob("*.json")):
+        d = json.loads(path.read_text(encoding="utf-8"))
+        title, text = d["title"], d["text"]
+        out["/" + d["url"]] = {
             "title": " ".join(title.split()),
             "words": WORD.findall(f"{title} {text}".casefold()),
             "shown": WORD.findall(text),

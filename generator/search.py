@@ -1,0 +1,284 @@
+"""Stage 8, index: the search index, split so that a query fetches only what it needs.
+
+Material's search plugin puts every page's text into one ``search_index.json`` that each
+reader downloads before the first answer (29.5 MB at 20,000 papers). Here the papers are
+indexed at build time into small files under ``search/`` that the digest's search worker
+(``docs/assets/search-worker.js``) fetches as a query needs them:
+
+- ``meta.json``: the number of papers, the shard keys and the pair-bucket count. Loaded once.
+- ``t/<n>.bin``, one per *term shard*: the terms that start with the shard's key (1 to
+  ``MAX_KEY`` characters; a key is split into longer keys while its shard is over
+  ``SHARD_BYTES``) and, per term, its papers and a one-byte score per paper. A query
+  word of ``MAX_KEY + 1`` or more characters finds every term it is a prefix of in one file.
+- ``p/<n>.bin``: pairs of adjacent words, by a 32-bit FNV-1a hash of ``"first second"``,
+  in ``pairs`` buckets: what a ``"quoted phrase"`` needs, without word positions.
+- ``d/<n>.json``: one paper's result data (title, url, venue, topics, text for snippets),
+  fetched only for the results shown.
+- ``facets.json``: the papers of each topic, venue, year and of "has code", for filters and
+  their counts; fetched after the first answer, or with the first filtered query.
+
+Words are runs of Unicode letters and digits, lower-cased, as the worker splits them.
+Paper numbers follow the papers' title order, so sorting by number is sorting by title.
+
+Pure: :func:`search_files` returns ``{path under docs/: bytes or str}``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from .clean import to_plain
+from .model import Paper, Topic
+from .venues import venue_slug
+
+VERSION = 1
+MAX_KEY = 4
+SHARD_BYTES = 48_000
+PAIR_BUCKET_POSTINGS = 6_000
+K1, B = 1.2, 0.75
+SCORE_MAX = 2.2  # K1 + 1: the largest text part of a BM25 score
+TITLE_BIT, TAG_BIT = 64, 128
+
+# The worker's stop words (docs/assets/search-worker.js STOP): never indexed as terms.
+STOP = frozenset((
+    "a an and are as at be been but by can could did do does for from had has have "
+    "he her his how i if in into is it its me my no nor not of on or our she so "
+    "than that the their them then there these they this those to too us was we "
+    "were what when where which while who whom why will with would you your"
+).split())
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def fnv1a(text: str) -> int:
+    """32-bit FNV-1a over UTF-8: the worker computes the same for a phrase's pairs."""
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def _pad(buf: bytearray, to: int = 4) -> None:
+    buf.extend(b"\0" * (-len(buf) % to))
+
+
+def _split(terms: list[str], size: dict[str, int]) -> dict[str, list[str]]:
+    """Shard key -> its terms: by first character, each key split by one more character
+    while its shard is over SHARD_BYTES and the key is shorter than MAX_KEY. A term no
+    longer than a split key stays in that key's shard."""
+    out: dict[str, list[str]] = {}
+    pending = defaultdict(list)
+    for t in terms:
+        pending[t[:1]].append(t)
+    while pending:
+        key, group = pending.popitem()
+        if len(key) >= MAX_KEY or sum(size[t] for t in group) <= SHARD_BYTES:
+            out[key] = group
+            continue
+        here = [t for t in group if len(t) <= len(key)]
+        if here:
+            out[key] = here
+        longer = defaultdict(list)
+        for t in group:
+            if len(t) > len(key):
+                longer[t[: len(key) + 1]].append(t)
+        pending.update(longer)
+    return out
+
+
+def result_data(p: Paper, slugs: dict[str, str], text: str) -> dict:
+    """What a search result shows of a paper (plain text; the worker escapes it)."""
+    return {
+        "title": p.title,
+        "url": f"papers/{p.id}/",
+        "venue": f"{p.venue} {p.year}",
+        "tags": [t for t in p.tags if t in slugs],
+        "text": text,
+    }
+
+
+def _delta(ids: Sequence[int]) -> list[int]:
+    return [b - a for a, b in zip((0, *ids), ids)]
+
+
+def facets(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict:
+    """Each filter value with its papers (by number, delta-encoded)."""
+    slugs = {t.name: t.slug for t in topics}
+    by_topic: dict[str, list[int]] = defaultdict(list)
+    by_venue: dict[tuple[str, int], list[int]] = defaultdict(list)
+    by_year: dict[int, list[int]] = defaultdict(list)
+    code: list[int] = []
+    for d, p in enumerate(papers):
+        for t in p.tags:
+            if t in slugs:
+                by_topic[t].append(d)
+        by_venue[(p.venue, p.year)].append(d)
+        by_year[p.year].append(d)
+        if any(link.kind == "code" for link in p.links):
+            code.append(d)
+    return {
+        "topic": [[slugs[t.name], t.name, _delta(by_topic[t.name])] for t in topics if by_topic.get(t.name)],
+        "venue": [[venue_slug(v, y), f"{v} {y}", _delta(ids)]
+                  for (v, y), ids in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold()))],
+        "year": [[str(y), str(y), _delta(by_year[y])] for y in sorted(by_year, reverse=True)],
+        "code": [["code", "Has code", _delta(code)]] if code else [],
+    }
+
+
+def order(papers: Sequence[Paper]) -> list[Paper]:
+    """The papers in index order: by title, as the lists sort them."""
+    return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
+
+
+def _fmix32(h):
+    """MurmurHash3's finaliser on uint32 arrays: spreads a pair's hash over the buckets."""
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def _unique(a: np.ndarray, counts: bool = False):
+    """Sorted distinct values (and how often each occurs), by sorting: numpy's hash-based
+    np.unique was slower than the rest of the index together."""
+    a = np.sort(a, kind="stable")
+    if not len(a):
+        return (a, np.zeros(0, dtype=np.int64)) if counts else a
+    heads = np.flatnonzero(np.concatenate(([True], a[1:] != a[:-1])))
+    if counts:
+        return a[heads], np.diff(np.concatenate((heads, [len(a)])))
+    return a[heads]
+
+
+def _member(keys: np.ndarray, sorted_values: np.ndarray) -> np.ndarray:
+    at = np.searchsorted(sorted_values, keys)
+    ok = at < len(sorted_values)
+    out = np.zeros(len(keys), dtype=bool)
+    out[ok] = sorted_values[at[ok]] == keys[ok]
+    return out
+
+
+def pair_hash(first: str, second: str) -> int:
+    """The hash a pair of adjacent words is filed under (the worker's pairHash)."""
+    h = np.array([fnv1a(first)], dtype=np.uint32) * np.uint32(0x01000193) ^ np.uint32(fnv1a(second))
+    return int(_fmix32(h)[0])
+
+
+def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, bytes | str]:
+    papers = order(papers)
+    slugs = {t.name: t.slug for t in topics}
+    n = len(papers)
+    width = 2 if n <= 0xFFFF else 4
+    files: dict[str, bytes | str] = {}
+
+    # Every word of every paper as a number in one array, with its paper and whether it is
+    # in the title; numpy then counts, groups and sorts them all at once.
+    vocab: dict[str, int] = {}
+    texts = [to_plain(p.text) for p in papers]
+    sequences, title_lengths, tag_words = [], [], []
+    for p, text in zip(papers, texts):
+        title = words(p.title)
+        seq = title + words(text)
+        sequences.append([vocab.setdefault(w, len(vocab)) for w in seq])
+        title_lengths.append(len(title))
+        tag_words.append({vocab.setdefault(w, len(vocab)) for t in p.tags for w in words(t)})
+    terms = sorted(vocab)
+    rank = np.empty(len(vocab), dtype=np.int64)
+    rank[[vocab[t] for t in terms]] = np.arange(len(terms))
+    stop = np.zeros(len(terms), dtype=bool)
+    stop[[rank[vocab[w]] for w in STOP if w in vocab]] = True
+
+    lengths = np.array([len(q) for q in sequences], dtype=np.int64)
+    tokens = rank[np.fromiter((i for q in sequences for i in q), dtype=np.int64, count=int(lengths.sum()))]
+    doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if n else np.zeros(0, dtype=np.int64)
+    in_title = np.zeros(len(tokens), dtype=bool)
+    title_len = np.array(title_lengths, dtype=np.int64)
+    if n:
+        in_title[np.repeat(starts, title_len) + (np.arange(int(title_len.sum())) - np.repeat(np.cumsum(title_len) - title_len, title_len))] = True
+    body_len = lengths - title_len
+    average = float(body_len.mean()) if n and body_len.mean() > 0 else 1.0
+
+    keep = ~stop[tokens]
+    body_keys, tf = _unique(tokens[keep & ~in_title] * n + doc[keep & ~in_title], counts=True)
+    title_keys = _unique(tokens[keep & in_title] * n + doc[keep & in_title])
+    tag_pairs = [(rank[i], d) for d, ws in enumerate(tag_words) for i in ws]
+    tag_keys = _unique(np.array([t * n + d for t, d in tag_pairs if not stop[t]], dtype=np.int64))
+    keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
+    term_of, doc_of = keys // max(n, 1), keys % max(n, 1)
+    found = np.searchsorted(body_keys, keys)
+    found_ok = found < len(body_keys)
+    has_tf = np.zeros(len(keys), dtype=bool)
+    has_tf[found_ok] = body_keys[found[found_ok]] == keys[found_ok]
+    f = np.where(has_tf, tf[np.minimum(found, max(len(tf) - 1, 0))] if len(tf) else 0, 0).astype(np.float64)
+    norm = K1 * (1 - B + B * body_len[doc_of] / average)
+    part = np.where(f > 0, f * (K1 + 1) / (f + norm), 0.0)
+    score = np.minimum(63, np.rint(part / SCORE_MAX * 63)).astype(np.uint8)
+    score |= np.where(_member(keys, title_keys), TITLE_BIT, 0).astype(np.uint8)
+    score |= np.where(_member(keys, tag_keys), TAG_BIT, 0).astype(np.uint8)
+    id_type = np.uint16 if width == 2 else np.uint32
+    docs_bytes = doc_of.astype(id_type)
+
+    # Terms with postings, and each one's slice of the postings.
+    bounds = np.flatnonzero(np.diff(term_of)) + 1
+    first = np.concatenate(([0], bounds)) if len(keys) else np.zeros(0, dtype=np.int64)
+    last = np.concatenate((bounds, [len(keys)])) if len(keys) else np.zeros(0, dtype=np.int64)
+    indexed = [terms[t] for t in term_of[first]]
+    span = {t: (int(a), int(b)) for t, a, b in zip(indexed, first, last)}
+    size = {t: len(t.encode("utf-8")) + 8 + (b - a) * (width + 1) for t, (a, b) in span.items()}
+    shards = _split(indexed, size)
+    keys_sorted = sorted(shards)
+    for i, key in enumerate(keys_sorted):
+        group = shards[key]
+        header = json.dumps([[t, span[t][1] - span[t][0]] for t in group], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        buf = bytearray(len(header).to_bytes(4, "little"))
+        buf += header
+        _pad(buf)
+        for t in group:
+            a, b = span[t]
+            buf += docs_bytes[a:b].astype("<" + docs_bytes.dtype.str[1:]).tobytes()
+        for t in group:
+            a, b = span[t]
+            buf += score[a:b].tobytes()
+        files[f"search/t/{i}.bin"] = bytes(buf)
+
+    # Adjacent word pairs (stop words included) for "phrases", by hash.
+    word_hash = np.array([fnv1a(t) for t in terms], dtype=np.uint32)
+    same = doc[1:] == doc[:-1] if len(doc) else np.zeros(0, dtype=bool)
+    left, right, pair_doc = tokens[:-1][same], tokens[1:][same], doc[:-1][same]
+    hashes = _fmix32((word_hash[left] * np.uint32(0x01000193)) ^ word_hash[right])
+    unique = _unique(hashes.astype(np.uint64) << np.uint64(32) | pair_doc.astype(np.uint64))
+    pair_h = (unique >> np.uint64(32)).astype(np.uint32)
+    pair_d = (unique & np.uint64(0xFFFFFFFF)).astype(id_type)
+    buckets = max(1, math.ceil(len(unique) / PAIR_BUCKET_POSTINGS))
+    bucket = pair_h % np.uint32(buckets)
+    by = np.lexsort((pair_d, pair_h, bucket))
+    pair_h, pair_d, bucket = pair_h[by], pair_d[by], bucket[by]
+    cuts = np.searchsorted(bucket, np.arange(buckets + 1))
+    for b in range(buckets):
+        a, z = cuts[b], cuts[b + 1]
+        h = pair_h[a:z]
+        heads = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1]))) if z > a else np.zeros(0, dtype=np.int64)
+        buf = bytearray(len(heads).to_bytes(4, "little"))
+        buf += h[heads].astype("<u4").tobytes()
+        buf += np.concatenate((heads, [z - a])).astype("<u4").tobytes()
+        buf += pair_d[a:z].astype("<" + pair_d.dtype.str[1:]).tobytes()
+        files[f"search/p/{b}.bin"] = bytes(buf)
+
+    for d, p in enumerate(papers):
+        files[f"search/d/{d}.json"] = json.dumps(result_data(p, slugs, texts[d]), ensure_ascii=False, separators=(",", ":"))
+    files["search/facets.json"] = json.dumps(facets(papers, topics), ensure_ascii=False, separators=(",", ":"))
+    files["search/meta.json"] = json.dumps(
+        {"version": VERSION, "docs": n, "width": width, "maxKey": MAX_KEY, "keys": keys_sorted, "pairs": buckets},
+        ensure_ascii=False, separators=(",", ":"))
+    return files

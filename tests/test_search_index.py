@@ -1,0 +1,170 @@
+"""The split search index (generator/search.py), read back with a decoder written here
+from the file formats its docstring gives, and checked against the papers' words
+counted here independently: every word of every paper is found, in the shard a query
+for it opens, and nothing else is."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+from collections import defaultdict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.model import Link, Paper, Source, Topic
+from generator.search import MAX_KEY, STOP, search_files
+
+WORD = re.compile(r"[^\W_]+")
+TOPICS = (
+    Topic("Reinforcement Learning", "reinforcement-learning", "", ()),
+    Topic("Computer Vision", "computer-vision", "", ()),
+)
+
+
+def paper(i: int, title: str, text: str, tags=(), code=False, year=2024, venue="ICML") -> Paper:
+    links = (Link("https://github.com/a/b", "code"),) if code else ()
+    return Paper(id=f"{i:012x}", text=text, venue=venue, year=year, sources=(Source("seeds/x.txt", 1 + i),),
+                 links=links, title=title, tags=tuple(tags))
+
+
+def fnv1a(text: str) -> int:
+    h = 2166136261
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 16777619) % 2**32
+    return h
+
+
+def fmix(h: int) -> int:
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) % 2**32
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) % 2**32
+    return h ^ (h >> 16)
+
+
+def decode(files: dict) -> dict:
+    meta = json.loads(files["search/meta.json"])
+    fmt = "H" if meta["width"] == 2 else "I"
+    shards = []
+    for i, key in enumerate(meta["keys"]):
+        raw = files[f"search/t/{i}.bin"]
+        (length,) = struct.unpack_from("<I", raw, 0)
+        header = json.loads(raw[4 : 4 + length].decode("utf-8"))
+        at = 4 + length + (-(4 + length) % 4)
+        total = sum(df for _, df in header)
+        ids = struct.unpack_from(f"<{total}{fmt}", raw, at)
+        scores = raw[at + total * meta["width"] : at + total * meta["width"] + total]
+        terms, start = {}, 0
+        for term, df in header:
+            terms[term] = list(zip(ids[start : start + df], scores[start : start + df]))
+            start += df
+        shards.append((key, terms))
+    pairs = {}
+    for b in range(meta["pairs"]):
+        raw = files[f"search/p/{b}.bin"]
+        (count,) = struct.unpack_from("<I", raw, 0)
+        hashes = struct.unpack_from(f"<{count}I", raw, 4)
+        offsets = struct.unpack_from(f"<{count + 1}I", raw, 4 + 4 * count)
+        ids = struct.unpack_from(f"<{offsets[-1]}{fmt}", raw, 8 + 8 * count)
+        for k, h in enumerate(hashes):
+            assert h % meta["pairs"] == b
+            pairs[h] = set(ids[offsets[k] : offsets[k + 1]])
+    docs = [json.loads(files[f"search/d/{d}.json"]) for d in range(meta["docs"])]
+    return {"meta": meta, "shards": shards, "pairs": pairs, "docs": docs, "facets": json.loads(files["search/facets.json"])}
+
+
+def shard_for(meta: dict, word: str) -> int:
+    """The worker's rule: the longest key the word starts with."""
+    for n in range(min(MAX_KEY, len(word)), 0, -1):
+        if word[:n] in meta["keys"]:
+            return meta["keys"].index(word[:n])
+    return -1
+
+
+def expected(papers: list[Paper], docs: list[dict]) -> dict[str, set[int]]:
+    """term -> paper numbers, from the title, the shown text and the topics of each paper."""
+    number = {d["url"]: i for i, d in enumerate(docs)}
+    out = defaultdict(set)
+    for p in papers:
+        d = number[f"papers/{p.id}/"]
+        for w in WORD.findall(f"{p.title} {docs[d]['text']} {' '.join(p.tags)}".lower()):
+            if w not in STOP:
+                out[w].add(d)
+    return out
+
+
+def check(papers: list[Paper]) -> dict:
+    files = search_files(papers, TOPICS)
+    index = decode(files)
+    meta, docs = index["meta"], index["docs"]
+    assert sorted(d["url"] for d in docs) == sorted(f"papers/{p.id}/" for p in papers)
+    want = expected(papers, docs)
+    found = {}
+    for key, terms in index["shards"]:
+        for term, postings in terms.items():
+            assert term.startswith(key) and term not in found
+            found[term] = {d for d, _ in postings}
+    assert found == dict(want)
+    for term in want:  # a query for the word opens the shard that has it
+        key, terms = index["shards"][shard_for(meta, term)]
+        assert term in terms, (term, key)
+        if len(term) > MAX_KEY:  # and every longer term it is a prefix of
+            longer = {t for t in want if t.startswith(term)}
+            assert longer <= set(terms), (term, key)
+    by_number = {f"papers/{p.id}/": p for p in papers}
+    for key, terms in index["shards"]:
+        for term, postings in terms.items():
+            for d, score in postings:
+                p = by_number[docs[d]["url"]]
+                assert bool(score & 64) == (term in WORD.findall(p.title.lower())), (term, p.title)
+                assert bool(score & 128) == (term in WORD.findall(" ".join(p.tags).lower()))
+    for d, doc in enumerate(docs):  # every adjacent pair of title + text is filed under its hash
+        seq = WORD.findall(doc["title"].lower()) + WORD.findall(doc["text"].lower())
+        for a, b in zip(seq, seq[1:]):
+            h = fmix(((fnv1a(a) * 16777619) % 2**32) ^ fnv1a(b))
+            assert d in index["pairs"][h], (a, b)
+    return index
+
+
+def test_index_finds_every_word_and_pair_of_small_digest():
+    papers = [
+        paper(0, "Deep Q-Networks for Atari", "We play Atari games with deep Q-networks. Code at https://github.com/a/b.",
+              tags=["Reinforcement Learning"], code=True),
+        paper(1, "Convolutional Image Models", "Image classification with convolutional networks and $\\alpha$-blending.",
+              tags=["Computer Vision"], year=2023),
+        paper(2, "Über Lernen", "Ein Modell für naïve Lernverfahren; 𝒜-Räume und 東京 data.", venue="NeurIPS"),
+    ]
+    index = check(papers)
+    # titles order the papers
+    assert [d["title"] for d in index["docs"]] == sorted((p.title for p in papers), key=str.casefold)
+    facets = index["facets"]
+    topic = {slug: name for slug, name, _ in facets["topic"]}
+    assert topic == {"reinforcement-learning": "Reinforcement Learning", "computer-vision": "Computer Vision"}
+
+    def members(entry):
+        out, d = [], 0
+        for delta in entry[2]:
+            d += delta
+            out.append(index["docs"][d]["title"])
+        return out
+
+    assert members(facets["code"][0]) == ["Deep Q-Networks for Atari"]
+    assert {e[0]: members(e) for e in facets["year"]} == {"2024": ["Deep Q-Networks for Atari", "Über Lernen"], "2023": ["Convolutional Image Models"]}
+
+
+def test_big_shards_are_split_and_still_found():
+    """Many words sharing a start make shards split down to MAX_KEY characters."""
+    vocab = [f"con{a}{b}{c}tion" for a in "abcdefgh" for b in "abcdefgh" for c in "abcd"]
+    papers = [paper(i, f"Paper {i} con", " ".join(vocab[(i * 7 + k) % len(vocab)] for k in range(120)) + " contrast con co c")
+              for i in range(200)]
+    index = check(papers)
+    keys = index["meta"]["keys"]
+    assert any(len(k) == MAX_KEY for k in keys) and "con" in keys  # "con" itself stays in the split key's shard
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=40), st.text(max_size=300)), min_size=1, max_size=12))
+def test_index_of_arbitrary_text(items):
+    check([paper(i, title, text) for i, (title, text) in enumerate(items)])
