@@ -292,7 +292,9 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
         '<a href="venues/">venue</a> or the <a href="list/">list of all papers</a>.</p>',
         "<p>Search matches words as you type them; papers holding every word come first. Put "
         '<code>"two words"</code> in quotes to find them together, or write <code>-word</code> to leave out papers '
-        "that mention it.</p>",
+        "that mention it. Narrow the results by topic, venue, year or code with the buttons above them, or type "
+        "<code>topic:reinforcement-learning</code>, <code>venue:icml-2026</code>, <code>year:2026</code> or "
+        "<code>has:code</code>.</p>",
         *_table(
             ("Papers", "Venues", "Topics", "Seed files", "Duplicates merged"),
             [(str(len(papers)), str(len(venues)), str(sum(1 for v in by_topic.values() if v)), str(seed_files), str(merged))],

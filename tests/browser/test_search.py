@@ -134,3 +134,64 @@ def test_results_show_the_title_as_text_and_mark_the_query_words(search, papers,
 def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
     assert search("the of and")["results"] == []
     assert search("qqqzzzxv")["results"] == []
+
+
+# -- filters: topic:, venue:, year:, has:code, and the buttons that write them ------------------
+
+
+def _with(papers: list[dict], **want) -> set[str]:
+    """Paths of the papers with every wanted value, read plainly from papers.json."""
+    out = set()
+    for p in papers:
+        if "topic" in want and want["topic"] not in p["tags"]:
+            continue
+        if "code" in want and not any(link["kind"] == "code" for link in p["links"]):
+            continue
+        if "year" in want and p["year"] != want["year"]:
+            continue
+        out.add("/" + p["url"])
+    return out
+
+
+def _slug(mission_site, name: str) -> str:
+    facets = json.loads((mission_site.site / "search" / "facets.json").read_text(encoding="utf-8"))
+    return next(slug for slug, shown, _ in facets["topic"] if shown == name)
+
+
+def test_has_code_alone_lists_exactly_the_papers_with_a_code_link(search, papers):
+    want = _with(papers, code=True)
+    assert want and len(want) < len(papers), "the mission seeds no longer make this test meaningful"
+    assert {r["path"] for r in search("has:code")["results"]} == want
+
+
+def test_a_topic_filter_combines_with_words(search, papers, index, mission_site):
+    topic = Counter(t for p in papers for t in p["tags"]).most_common(1)[0][0]
+    words_of = {p: set(d["terms"]) for p, d in index.items()}
+    want = {p for p in _with(papers, topic=topic) if any(w.startswith("learning") for w in words_of[p])}
+    everywhere = {p for p, ws in words_of.items() if any(w.startswith("learning") for w in ws)}
+    assert want and everywhere - want, "the mission seeds no longer make this test meaningful"
+    got = {r["path"] for r in search(f"learning topic:{_slug(mission_site, topic)}")["results"]}
+    assert got == want
+
+
+def test_filter_buttons_show_counts_and_narrow_the_results(page, search, papers, index):
+    plain = {r["path"] for r in search("learning")["results"]} & set(index)
+    page.locator(".digest-filters .digest-filter").first.wait_for()
+    # every topic button counts the matching papers that have the topic
+    shown = page.evaluate("""() => [...document.querySelectorAll('.digest-filters .digest-filter')].map(b => ({
+        token: b.dataset.token, name: b.children[0].textContent, count: Number(b.children[1].textContent),
+        pressed: b.getAttribute('aria-pressed')}))""")
+    topics = [b for b in shown if b["token"].startswith("topic:")]
+    assert topics
+    by_path = {"/" + p["url"]: p for p in papers}
+    for b in topics:
+        assert b["count"] == sum(b["name"] in by_path[p]["tags"] for p in plain), b
+    assert all(b["pressed"] == "false" for b in shown)
+    # pressing one writes its token into the query and narrows the results to it
+    chosen = min(topics, key=lambda b: (b["count"], b["token"]))
+    page.locator(f'.digest-filter[data-token="{chosen["token"]}"]').click()
+    page.wait_for_function("t => document.querySelector('.md-search__input').value.includes(t)", arg=chosen["token"])
+    page.locator(f'.digest-filter[data-token="{chosen["token"]}"][aria-pressed="true"]').wait_for()
+    got = {page.evaluate("h => new URL(h, location.href).pathname", a.get_attribute("href"))
+           for a in page.locator(".md-search-result__item a.md-search-result__link").all()}
+    assert got == {p for p in plain if chosen["name"] in by_path[p]["tags"]}
