@@ -365,13 +365,13 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
     laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
+    dates, how = seed_dates(paths)
+    log.info("%s", describe_dates(dates, how, len(paths)))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending)
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates)
     except GeneratorError:
         laying.cancel()
         raise
-    dates, how = seed_dates(paths)
-    log.info("%s", describe_dates(dates, how, len(paths)))
     files.update(render_feeds(digest.visible(), digest.topics, dates, site_url()))
     watch.lap("render")
     files.update(search_files(digest.visible(), digest.topics))

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from functools import lru_cache, partial
 from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
 from typing import Any
 
 from .clean import esc, first_sentence, to_html, to_plain
 from .explore import home_sections, map_link
-from .feeds import topic_feed_path
+from .feeds import paper_date, topic_feed_path
 from .model import Digest, Paper, Topic
 from .parallel import Later
 from .venues import venue_slug
@@ -28,7 +29,7 @@ from .venues import venue_slug
 # generator.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
 Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
 
-GENERATED_DIRS = ("papers", "topics", "venues", "search")
+GENERATED_DIRS = ("papers", "topics", "venues", "search", "list")
 GENERATED_FILES = ("index.md", "list.md", "papers.json", "feed.xml", "map.json", "map.md", "reading-list.md")
 NOT_INDEXED = {"search": {"exclude": True}}
 
@@ -199,23 +200,104 @@ def _by_title(papers: Iterable[Paper]) -> list[Paper]:
     return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
 
 
+# -- listings: paged static pages in three orders ------------------------------------------
+
+PAGE_SIZE = 300  # papers per listing page: about 120 KB of HTML with the site's frame
+SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
+
+
+def _ordered(papers: Iterable[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
+    by_title = _by_title(papers)
+    if how == "venue":
+        return sorted(by_title, key=lambda p: (p.venue.casefold(), -p.year))
+    if how == "newest":
+        return sorted(by_title, key=when, reverse=True)  # stable: titles stay in order within a date
+    return by_title
+
+
+def _page_slug(how: str, k: int) -> str:
+    """Where page ``k`` (from 1) of an order lives under the listing: the first page by title
+    is the listing itself; then ``venue/``, ``newest/``, ``title-2/``, ``venue-3/``..."""
+    if how == SORTS[0][0] and k == 1:
+        return ""
+    return how if k == 1 else f"{how}-{k}"
+
+
+def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
+    """Previous, a window of page numbers with the first and last, next."""
+    if pages <= 1:
+        return ""
+    shown = sorted({1, pages, *range(max(1, here - 3), min(pages, here + 3) + 1)})
+    parts, last = [], 0
+    if here > 1:
+        parts.append(f'<a href="{href(here - 1)}" rel="prev">Previous</a>')
+    for k in shown:
+        if k - last > 1:
+            parts.append("<span>…</span>")
+        parts.append(f'<a href="{href(k)}" aria-current="page">{k}</a>' if k == here else f'<a href="{href(k)}">{k}</a>')
+        last = k
+    if here < pages:
+        parts.append(f'<a href="{href(here + 1)}" rel="next">Next</a>')
+    return f'<nav class="digest-pager" aria-label="Pages">Page {here} of {pages}: {" ".join(parts)}</nav>'
+
+
+def listing(base: str, title: str, top: Sequence[str], papers: Sequence[Paper],
+            entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
+            sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
+            search: str = "") -> dict[str, str]:
+    """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
+    ``base/``, the other pages of each order in ``sorts``, ``PAGE_SIZE`` papers each.
+    ``top`` (HTML lines) opens every page; ``entry(p, up)`` is a paper's list item;
+    ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
+    papers in the search box (``topic:rl``), for the filter links."""
+    pages = max(1, -(-len(papers) // PAGE_SIZE))
+
+    def url(how: str, k: int) -> str:
+        slug = _page_slug(how, k)
+        return f"{base}/" + (f"{slug}/" if slug else "")
+
+    files = {}
+    for how, _ in sorts:
+        ordered = _ordered(papers, how, when)
+        for k in range(1, pages + 1):
+            here = url(how, k)
+            up = _up(here)
+            nav = []
+            if len(sorts) > 1:
+                current = ' aria-current="true"'
+                links = " · ".join(
+                    f'<a href="{up}{url(h, 1)}"{current if h == how else ""}>{label}</a>' for h, label in sorts)
+                nav.append(f'<nav class="digest-sort" aria-label="Order">Sort by: {links}</nav>')
+            if search:
+                q = esc(search)
+                nav.append(
+                    '<p class="digest-filter-links">Filter these papers by topic, venue, year or code in the search box: '
+                    f'<a href="{up}?q={q}%20">all of them</a>, or <a href="{up}?q={q}%20has:code">only those with code</a>.</p>')
+            pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
+            chunk = ordered[(k - 1) * PAGE_SIZE : k * PAGE_SIZE]
+            head = front_matter({**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **NOT_INDEXED})
+            slug = _page_slug(how, k)
+            files[f"{base}/{slug}.md" if slug else f"{base}.md"] = head + "\n" + html_block(
+                *top, *nav, pager, '<ul class="digest-list">', *(entry(p, up) for p in chunk), "</ul>", pager)
+    return files
+
+
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def render_topic(topic: Topic, papers: list[Paper]) -> str:
+def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
     # template escapes feed_title.
-    head = front_matter({"title": esc(topic.name), "feed": topic_feed_path(topic),
-                         "feed_title": f"ML Paper Digest: {topic.name}", **NOT_INDEXED})
+    meta = {"feed": topic_feed_path(topic), "feed_title": f"ML Paper Digest: {topic.name}"}
     up = _up(f"topics/{topic.slug}/")
-    return head + "\n" + html_block(
+    top = [
         f"<h1>{esc(topic.name)}</h1>",
         f"<p>{esc(topic.description)}</p>",
         f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)} · "
-        '<a href="feed.xml" type="application/atom+xml">Atom feed of its newest papers</a></p>',
-        *_entries(papers, up),
-    )
+        f'<a href="{up}{topic_feed_path(topic)}" type="application/atom+xml">Atom feed of its newest papers</a></p>',
+    ]
+    return listing(f"topics/{topic.slug}", topic.name, top, papers, _entry, when, meta=meta, search=f"topic:{topic.slug}")
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> list[str]:
@@ -239,15 +321,11 @@ def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str
     return head + "\n" + html_block("<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
 
 
-def render_venue(venue: str, year: int, papers: list[Paper]) -> str:
+def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     name = f"{venue} {year}"
-    head = front_matter({"title": esc(name), **NOT_INDEXED})
-    up = _up(f"venues/{venue_slug(venue, year)}/")
-    return head + "\n" + html_block(
-        f"<h1>{esc(name)}</h1>",
-        f"<p><strong>{_count(len(papers), 'paper')}</strong></p>",
-        *_entries(papers, up),
-    )
+    slug = venue_slug(venue, year)
+    top = [f"<h1>{esc(name)}</h1>", f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"]
+    return listing(f"venues/{slug}", name, top, papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}")
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
@@ -259,27 +337,27 @@ def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
     return head + "\n" + html_block("<h1>Venues</h1>", *_table(("Venue", "Papers"), rows, numeric=(1,)))
 
 
-def render_list(papers: list[Paper]) -> str:
-    head = front_matter({"title": "All papers", **NOT_INDEXED})
+def _list_entry(p: Paper, up: str) -> str:
+    item = f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
+    if p.merged:
+        where = ", ".join(esc(str(s)) for s in p.sources)
+        item += f" · merged from {len(p.sources)} submissions: {where}"
+    return item + "</li>"
+
+
+def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     merged = sum(p.merged for p in papers)
-    up = _up("list/")
-    lines = [
+    top = [
         "<h1>All papers</h1>",
         f"<p>Every paper of the digest once: <strong>{_count(len(papers), 'paper')}</strong>, "
-        f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>.</p>",
-        '<ul class="digest-list">',
+        f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>. To filter them by topic, venue, "
+        "year or code, use the search box's filters.</p>",
     ]
-    for p in _by_title(papers):
-        item = f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
-        if p.merged:
-            where = ", ".join(esc(str(s)) for s in p.sources)
-            item += f" · merged from {len(p.sources)} submissions: {where}"
-        lines.append(item + "</li>")
-    lines.append("</ul>")
-    return head + "\n" + html_block(*lines)
+    return listing("list", "All papers", top, papers, _list_entry, when)
 
 
-def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int) -> str:
+def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,
+                added: dict[str, str] | None = None) -> str:
     papers = digest.visible()
     venues = {(p.venue, p.year) for p in papers}
     merged = sum(p.merged for p in papers)
@@ -301,7 +379,7 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
             numeric=range(5),
         ),
     ]
-    lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""))
+    lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""), added=added)
     featured = [p for p in papers if p.featured]
     if featured:
         lines += ["<h2>Featured</h2>", *_entries(featured, "")]
@@ -344,8 +422,11 @@ def render_json(papers: list[Paper]) -> str:
     return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
 
 
-def render_site(digest: Digest, seed_files: int, start: Start = Later) -> dict[str, str]:
-    """Every generated file of the site, by path relative to the docs folder.
+def render_site(digest: Digest, seed_files: int, start: Start = Later,
+                added: Mapping[str, datetime] | None = None) -> dict[str, str]:
+    """Every generated file of the site, by path relative to the docs folder. ``added`` is
+    when each seed file entered the repository (:func:`generator.build.seed_dates`), for
+    the "newest" orders; without it papers are dated by their year.
 
     Paper pages are independent of each other: ``start(fn, papers)`` may render
     them in worker processes (:class:`generator.parallel.Pending`) while this
@@ -360,15 +441,17 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later) -> dict[s
     for p in papers:
         for alias in p.aliases:
             files.setdefault(f"papers/{alias}.md", render_alias(p))
+    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
+    when = lambda p: dated[p.id]  # noqa: E731
     for t in digest.topics:
-        files[f"topics/{t.slug}.md"] = render_topic(t, by_topic.get(t.name, []))
+        files.update(render_topic(t, by_topic.get(t.name, []), when))
     files["topics/index.md"] = render_topics_index(digest, by_topic)
     by_venue = digest.by_venue()
     for (venue, year), vp in by_venue.items():
-        files[f"venues/{venue_slug(venue, year)}.md"] = render_venue(venue, year, vp)
+        files.update(render_venue(venue, year, vp, when))
     files["venues/index.md"] = render_venues_index(by_venue)
-    files["list.md"] = render_list(papers)
-    files["index.md"] = render_home(digest, by_topic, seed_files)
+    files.update(render_list(papers, when))
+    files["index.md"] = render_home(digest, by_topic, seed_files, dated)
     files["papers.json"] = render_json(papers)
     files.update(zip(map(paper_path, papers), pending.result()))
     return files

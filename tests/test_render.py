@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 import yaml
@@ -84,7 +85,7 @@ def test_paper_page_front_matter_and_body():
         "links": [{"url": "https://github.com/example/fast-student", "kind": "code"}],
         "sources": [{"file": "seeds/a.txt", "line": 3}, {"file": "seeds/b.txt", "line": 13}],
         "template": "paper.html",
-        "search": {"boost": 2},
+        "search": {"exclude": True},
         "note": "Camera-ready: see v2.",
         "featured": True,
         "description": "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising steps.",
@@ -138,14 +139,21 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
     assert sorted(files) == [
         "index.md",
         "list.md",
+        "list/newest.md",  # each listing in its other orders
+        "list/venue.md",
         "papers.json",
         "papers/0123456789ab.md",
         "papers/ba9876543210.md",  # the merged variant's id redirects to the paper
         "topics/generative-models.md",
+        "topics/generative-models/newest.md",
+        "topics/generative-models/venue.md",
         "topics/index.md",
         "topics/machine-learning.md",
+        "topics/machine-learning/newest.md",
+        "topics/machine-learning/venue.md",
         "venues/index.md",
         "venues/neurips-2025.md",
+        "venues/neurips-2025/newest.md",  # a venue page has no venue order
     ]
     assert [p["id"] for p in json.loads(files["papers.json"])["papers"]] == ["0123456789ab"]
     for path, content in files.items():
@@ -194,3 +202,28 @@ def test_front_matter_escapes_what_yaml_would_fold_or_refuse():
     block = front_matter({"title": text})
     assert "\u2028" not in block and "\x85" not in block and "\ufeff" not in block and "\x7f" not in block
     assert yaml.safe_load(block.strip("-\n").rsplit("---", 1)[0]) == {"title": text}
+
+
+def test_a_long_listing_is_paged_in_every_order_and_each_page_links_its_neighbours():
+    """PAGE_SIZE papers a page; every paper on exactly one page of each order; the pages of
+    an order link to each other, and each order's first page from every page."""
+    from generator.render import PAGE_SIZE, render_list
+
+    papers = [make(id=f"{i:012x}", title=f"Paper {i:05d}", year=2000 + i % 20) for i in range(2 * PAGE_SIZE + 7)]
+    files = render_list(papers, when=lambda p: str(p.year))
+    assert sorted(files) == ["list.md", "list/newest-2.md", "list/newest-3.md", "list/newest.md",
+                             "list/title-2.md", "list/title-3.md", "list/venue-2.md", "list/venue-3.md", "list/venue.md"]
+    ids = re.compile(r'href="(?:\.\./)*papers/([0-9a-f]{12})/"')
+    for order, pages in (("title", ["list.md", "list/title-2.md", "list/title-3.md"]),
+                         ("newest", ["list/newest.md", "list/newest-2.md", "list/newest-3.md"])):
+        listed = [pid for page in pages for pid in ids.findall(files[page])]
+        assert sorted(listed) == sorted(p.id for p in papers), order
+        assert [len(ids.findall(files[page])) for page in pages] == [PAGE_SIZE, PAGE_SIZE, 7]
+        if order == "newest":
+            years = [int(next(p.year for p in papers if p.id == pid)) for pid in listed]
+            assert years == sorted(years, reverse=True)
+        else:
+            assert listed == [p.id for p in sorted(papers, key=lambda p: p.title)]
+    second = files["list/title-2.md"]
+    assert 'href="../../list/" rel="prev"' in second and 'href="../../list/title-3/" rel="next"' in second
+    assert 'href="../../list/newest/"' in second and 'href="../../list/venue/"' in second
