@@ -81,6 +81,49 @@ def test_hovering_a_point_names_the_paper_and_clicking_opens_it(page, page_log, 
     assert page_log.problems() == []
 
 
+def _hsl(i: int, light: float = 0.42) -> tuple[int, int, int]:
+    """A topic's colour as the page's CSS names it (hsl(hue, 65%, 42%) on the light scheme)."""
+    import colorsys
+
+    r, g, b = colorsys.hls_to_rgb(round(i * 137.508 % 360) / 360, light, 0.65)
+    return round(r * 255), round(g * 255), round(b * 255)
+
+
+def test_many_points_are_drawn_in_their_topic_colours_and_filters_fade_the_rest(page, page_log, site_url, map_data):
+    """Past 4,000 points the map writes pixels itself: each point must still be where the
+    view puts it, in its topic's colour, and a filter must fade the other points."""
+    cols, rows = 100, 60
+    big = {**map_data, "aliases": {}, "papers": [
+        [f"{i:012x}", (i % cols) * 10000 // (cols - 1), (i // cols) * 10000 // (rows - 1), [i % 7], 0, f"Paper {i}"]
+        for i in range(cols * rows)]}
+    page.route("**/map.json", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(big)))
+    open_map(page, site_url)
+    assert page.locator(".digest-map-status").inner_text() == f"{cols * rows:,} papers."
+
+    def pixels(ids):
+        return page.evaluate("""(ids) => {
+            const m = window.digestMap, v = m.view, p = m.painter, c = m.canvas, ratio = c.width / p.w;
+            const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            return ids.map(id => { const i = m.d.byId[id];
+              const x = Math.round((p.w / 2 + (m.d.xs[i] - v.cx) * v.k) * ratio), y = Math.round((p.h / 2 + (m.d.ys[i] - v.cy) * v.k) * ratio);
+              const o = (y * c.width + x) * 4; return [data[o], data[o + 1], data[o + 2], data[o + 3]]; }); }""", ids)
+
+    sample = [big["papers"][i] for i in range(0, cols * rows, 97)]
+    for row, (r, g, b, a) in zip(sample, pixels([row[0] for row in sample])):
+        want = _hsl(row[3][0])
+        assert a == 255 and max(abs(r - want[0]), abs(g - want[1]), abs(b - want[2])) <= 2, (row, (r, g, b, a), want)
+    slug = big["topics"][3]["slug"]
+    page.select_option("#digest-map-topic", slug)
+    page.wait_for_function("() => window.digestMap.mask")
+    page.wait_for_timeout(100)
+    for row, (r, g, b, a) in zip(sample, pixels([row[0] for row in sample])):
+        if row[3][0] == 3:  # fewer points now: anti-aliased circles, so a little give
+            assert a >= 200 and max(abs(r - c) for r, c in zip((r, g, b), _hsl(3))) <= 12, (row, (r, g, b, a))
+        else:
+            assert a < 80, (row, a)  # faded
+    assert page_log.problems() == []
+
+
 def test_dragging_and_the_wheel_move_and_zoom_the_map(page, page_log, site_url):
     open_map(page, site_url)
     view = "() => ({...window.digestMap.view})"
