@@ -526,7 +526,8 @@ def report(args, count: int, source: Path, built: dict, sizes: dict, runs: list[
     row("  meta and wasm received", f"{med('meta_in'):.3f} s")
     row("  index chunks for the words received", f"{med('index_in'):.3f} s")
     row("  results ranked, their data asked for", f"{med('fragments_asked'):.3f} s",
-        f"{r0['total']:,} results; data of the first {SHOWN} loaded")
+        f"{r0['total']:,} results; data of the first {SHOWN} loaded" if r0["total"]
+        else "NO RESULTS: the first answer is empty")
     row("first query: bytes transferred", kb(med("server_bytes")),
         f"{r0['requests']} requests, response bodies counted by the server, no HTTP compression; target <= 600 KB")
     row("  as the browser saw them", kb(med("browser_bytes")), "Playwright's body sizes (it gives 0 for the worker script)")
