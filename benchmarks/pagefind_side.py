@@ -12,9 +12,11 @@ navigation start):
   which imports /pagefind/pagefind.js, runs ``pagefind.search(q)``, loads
   ``.data()`` of the first 10 results and puts them on the page; the time from
   navigation start until the frame after that (median of --runs loads).
-- bytes transferred for that first query: every response's encoded body size
-  (Resource Timing), and the same counted by the server, with what gzip would
-  make of the files that Pagefind does not already compress.
+- bytes transferred for that first query: the response bodies, counted by the
+  server (Pagefind 1.5 fetches from a Web Worker, which the page's Resource
+  Timing does not see) and by the browser (Playwright), with what gzip would make
+  of the files that Pagefind does not already compress; and when the index
+  chunks and the results' data arrived.
 - later queries: benchmarks/search.py's query list on the same page, each from
   the call to the frame after its 10 results are shown.
 - result quality: each mission paper (a paper whose abstract comes from a file
@@ -29,7 +31,7 @@ load average is printed with them.
 
     pip install -r benchmarks/requirements.txt   # Pagefind, for this benchmark only
     .venv/bin/python benchmarks/pagefind_side.py --site DIR   # DIR from benchmarks/site.py --keep DIR
-    .venv/bin/python benchmarks/pagefind_side.py --papers 3300 [--runs 5] [--keep OUT]
+    .venv/bin/python benchmarks/pagefind_side.py --papers 3300 [--runs 5] [--keep OUT] [--no-worker]
 
 The binary is found as Pagefind's own wrapper finds it: $PAGEFIND_BINARY_PATH,
 else the ``pagefind_bin`` package.
