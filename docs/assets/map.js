@@ -267,7 +267,19 @@
 
   // -- the preview on the home page -------------------------------------------
 
+  // map.json holds every paper (megabytes at 20,000): fetched only once the preview
+  // scrolls into view, not on every visit to the home page.
   function preview(box, root) {
+    if (typeof IntersectionObserver === "undefined") return draw(box, root);
+    var seen = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (e) { return e.isIntersecting; })) return;
+      seen.disconnect();
+      draw(box, root);
+    }, { rootMargin: "200px" });
+    seen.observe(box);
+  }
+
+  function draw(box, root) {
     var canvas = el("canvas", { "aria-hidden": "true" });
     box.appendChild(canvas);
     fetchMap(root).then(function (d) {

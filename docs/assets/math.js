@@ -1,5 +1,5 @@
 // Draw the math the generator marked (<span class="arithmatex">\(...\)</span>, or \[...\]
-// for display math) with KaTeX. The generator already refused formulas that are too
+// for display math) with KaTeX, loaded from assets/katex/ when a page has any. The generator already refused formulas that are too
 // long, too deeply nested or that move things far (they are shown as TeX source);
 // these options are the second line: trust is off, so \href, \url, \includegraphics
 // and \html* are refused, macro expansion and user sizes are capped, and an error
@@ -28,9 +28,35 @@
     }
   }
 
+  // KaTeX (270 KB) is fetched only by pages that hold math, once.
+  var here = document.currentScript && document.currentScript.src;
+  var loading = null;
+  function load() {
+    if (typeof katex !== "undefined") return Promise.resolve();
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        var css = document.createElement("link");
+        css.rel = "stylesheet";
+        css.href = new URL("katex/katex.min.css", here).href;
+        document.head.appendChild(css);
+        var js = document.createElement("script");
+        js.src = new URL("katex/katex.min.js", here).href;
+        js.onload = resolve;
+        js.onerror = function () { loading = null; reject(new Error("KaTeX did not load")); };
+        document.head.appendChild(js);
+      });
+    }
+    return loading;
+  }
+
+  function maybeRender() {
+    if (!document.querySelector(".arithmatex:not([data-rendered])")) return;
+    load().then(function () { render(document); }, function (e) { console.warn(e.message); });
+  }
+
   if (typeof document$ !== "undefined" && document$.subscribe) {
-    document$.subscribe(function () { render(document); });
+    document$.subscribe(maybeRender);
   } else {
-    document.addEventListener("DOMContentLoaded", function () { render(document); });
+    document.addEventListener("DOMContentLoaded", maybeRender);
   }
 })();

@@ -44,7 +44,7 @@ const TEXT_K1 = 1.2, TEXT_B = 0.75
 const FIELD_WEIGHT = { title: 8, tags: 4 }  /* a title or topic hit, vs. one text hit at full strength */
 const SCORE_MAX = 2.2                       /* generator/search.py: a text part of 63 is this */
 const SNIPPET_CHARS = 320
-const SHOWN = 50                            /* results whose data is fetched and shown */
+const SHOWN = 20                            /* results whose data is fetched and shown */
 const FILTER = /(?:^|\s)(topic|venue|year|has):(\S*)/g
 const BASE = new URL("../search/", self.location)
 
@@ -272,9 +272,11 @@ function shardOf(m, word) {
   return -1
 }
 
-/* Per paper, the best score of any term the word is a prefix of (or only the word itself). */
+/* Per paper (by number), the best score of any term the word is a prefix of (or of the
+ * word itself only), 0 where none occurs: typed arrays, not maps, so that a common word's
+ * tens of thousands of papers cost a few milliseconds. */
 async function scorePapers(m, word, exactOnly = false) {
-  const scores = new Map()
+  const scores = new Float32Array(m.docs)
   const i = shardOf(m, word)
   if (i < 0)
     return scores
@@ -286,13 +288,21 @@ async function scorePapers(m, word, exactOnly = false) {
     const weight = idf(m.docs, s.dfs[t]) * (exact ? 1 : 0.6)
     for (let j = s.starts[t], end = j + s.dfs[t]; j < end; j++) {
       const q = s.scores[j]
-      const v = ((q & 63) / 63 * SCORE_MAX + (q & 64 ? FIELD_WEIGHT.title : 0) + (q & 128 ? FIELD_WEIGHT.tags : 0)) * weight
+      /* + a little: a paper that holds the word never scores 0 */
+      const v = ((q & 63) / 63 * SCORE_MAX + (q & 64 ? FIELD_WEIGHT.title : 0) + (q & 128 ? FIELD_WEIGHT.tags : 0) + 1e-3) * weight
       const d = s.docs[j]
-      if (v > (scores.get(d) ?? 0))
-        scores.set(d, v)
+      if (v > scores[d])
+        scores[d] = v
     }
   }
   return scores
+}
+
+function nonzero(scores) {
+  const out = new Set()
+  for (let d = 0; d < scores.length; d++)
+    if (scores[d] > 0) out.add(d)
+  return out
 }
 
 function fnv1a(text) {
@@ -340,7 +350,7 @@ async function papersWithPair(m, first, second) {
 async function phraseCandidates(m, phrase) {
   const w = phrase.closed ? phrase.words : phrase.words.slice(0, -1)
   if (w.length === 1 && phrase.closed && !STOP.has(w[0]))
-    return new Set((await scorePapers(m, w[0], true)).keys())
+    return nonzero(await scorePapers(m, w[0], true))
   let out = null
   for (let i = 0; i + 1 < w.length; i++) {
     const docs = await papersWithPair(m, w[i], w[i + 1])
@@ -477,25 +487,23 @@ async function search(query) {
   const perTerm = await Promise.all(terms.map(w => scorePapers(m, w)))
   const excluded = await Promise.all(exclude.map(w => scorePapers(m, w)))
   const phraseSets = (await Promise.all(phrases.map(p => phraseCandidates(m, p)))).filter(Boolean)
-  let matches
-  const totals = new Map()
+  const n = m.docs
+  const total = new Float64Array(n), matched = new Uint8Array(n)
+  let matches = []
   if (terms.length) {
-    perTerm.forEach(scores => {
-      for (const [d, s] of scores) {
-        const t = totals.get(d)
-        if (t === undefined) totals.set(d, { score: s, matched: 1 })
-        else { t.score += s; t.matched++ }
-      }
-    })
-    matches = [...totals.keys()]
+    for (const scores of perTerm)
+      for (let d = 0; d < n; d++)
+        if (scores[d] > 0) { total[d] += scores[d]; matched[d]++ }
+    for (let d = 0; d < n; d++)
+      if (matched[d]) matches.push(d)
   } else {
-    matches = Array.from({ length: m.docs }, (_, d) => d)
+    matches = Array.from({ length: n }, (_, d) => d)
   }
-  matches = matches.filter(d => !excluded.some(e => e.has(d)) && phraseSets.every(p => p.has(d)))
+  matches = matches.filter(d => !excluded.some(e => e[d] > 0) && phraseSets.every(p => p.has(d)))
   const allowed = f ? allowedBy(f, filters) : new Map()
-  const kept = matches.filter(d => [...allowed.values()].every(set => set.has(d)))
+  const kept = allowed.size ? matches.filter(d => [...allowed.values()].every(set => set.has(d))) : matches.slice()
   if (terms.length)
-    kept.sort((a, b) => totals.get(b).matched - totals.get(a).matched || totals.get(b).score - totals.get(a).score || a - b)
+    kept.sort((a, b) => matched[b] - matched[a] || total[b] - total[a] || a - b)
   else  /* filters only: newest first, then by title (paper numbers follow titles) */
     kept.sort((a, b) => f.year[b] - f.year[a] || a - b)
 
@@ -506,7 +514,7 @@ async function search(query) {
     batch.forEach((d, i) => {
       const haystack = ` ${words(data[i].title).join(" ")} ${words(data[i].text).join(" ")} `
       if (phrases.every(p => hasPhrase(haystack, p)) && ranked.length < SHOWN)
-        ranked.push({ d, data: data[i], matched: terms.length ? totals.get(d).matched : 0, score: terms.length ? totals.get(d).score : 0 })
+        ranked.push({ d, data: data[i], matched: matched[d], score: total[d] })
     })
   }
 
@@ -533,7 +541,7 @@ async function search(query) {
   }
 
   const all = [
-    ...ranked.map(r => ({ ...r, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i].has(r.d)])) })),
+    ...ranked.map(r => ({ ...r, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i][r.d] > 0])) })),
     ...pages
   ]
   if (terms.length)

@@ -358,10 +358,18 @@ def test_a_topic_page_leads_to_the_map_filtered_to_it(page, page_log, site_url, 
 
 
 def test_the_home_page_previews_the_map_and_stars_its_newest_papers(page, page_log, site_url, papers):
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.set_viewport_size({"width": 1280, "height": 500})
     visit(page, site_url)
     preview = page.locator("a.digest-map-preview-link")
     assert preview.inner_text().strip() == f"Open the map of all {len(papers)} papers"
-    page.wait_for_function("() => document.querySelector('.digest-map-preview canvas').width > 0")
+    page.wait_for_timeout(300)
+    # map.json (megabytes in a large digest) waits until the preview scrolls into view
+    assert not [u for u in asked if u.endswith("/map.json")]
+    preview.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('.digest-map-preview canvas') && document.querySelector('.digest-map-preview canvas').width > 0")
+    assert [u for u in asked if u.endswith("/map.json")]
     newest = page.locator("h2#newest-additions + ul > li")
     assert newest.count() == min(10, len(papers))
     assert newest.locator(".digest-star").count() == newest.count()
