@@ -109,6 +109,49 @@ QUERY = """async (q) => {
 }"""
 
 
+# The hrefs of the results on screen once the answer to a new query is shown.
+RANKED = """async (q) => {
+  const input = document.querySelector('.md-search__input');
+  const meta = document.querySelector('.md-search-result__meta');
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 10000);
+    new MutationObserver((_, obs) => { obs.disconnect(); clearTimeout(timer); resolve(); })
+      .observe(meta, {childList: true, characterData: true, subtree: true});
+    input.focus();
+    input.value = q;
+    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  });
+  return [...document.querySelectorAll('.md-search-result__item a.md-search-result__link')]
+    .map(a => new URL(a.getAttribute('href'), location.href).pathname);
+}"""
+
+
+def quality(browser, url: str, site: Path) -> dict:
+    """Each mission paper's rank for the rarest 4-word phrase of its abstract, typed without
+    and with quotes (benchmarks/pagefind_side.py picks the phrases, for both engines)."""
+    from benchmarks.pagefind_side import mission_papers, rarest_phrases
+
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    targets = mission_papers(papers)
+    phrases = rarest_phrases(targets, papers)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    out = {"plain": [], "quoted": []}
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.locator("input.md-search__input").click()
+        page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
+        for p in targets:
+            phrase = phrases[p["id"]][0]
+            want = "/" + p["url"]
+            for kind, q in (("plain", phrase), ("quoted", f'"{phrase}"')):
+                got = page.evaluate(RANKED, q)
+                out[kind].append(got.index(want) + 1 if want in got else None)
+    finally:
+        context.close()
+    return out
+
+
 def find_chromium() -> str:
     if CHROMIUM is None:
         raise SystemExit("no Chromium found (/usr/bin/chromium, `chromium` or `google-chrome` on PATH)")
@@ -207,6 +250,7 @@ def main() -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
             runs = [measure(browser, url) for _ in range(args.runs)]
+            ranks = quality(browser, url, site)
             browser.close()
         server.shutdown()
     finally:
@@ -241,6 +285,11 @@ def main() -> int:
     print(f"{'  of which search files':<44} {statistics.median(r['search_bytes'] for r in runs) / 1000:>6.0f}KB "
           f"({statistics.median(r['search_files'] for r in runs):.0f} files)")
     print(f"\nlater queries, all loads: median {median_q:.3f}s, slowest {max(per_query):.3f}s")
+    for kind, found in ranks.items():
+        shown = sorted(r for r in found if r)
+        print(f"mission papers first for their rarest phrase, {kind}: {found.count(1)} of {len(found)}; "
+              f"median rank {statistics.median(shown) if shown else '-'}, worst {shown[-1] if shown else '-'}, "
+              f"not among the first 10 shown: {sum(r is None for r in found)}")
     print("  " + "  ".join(f"{q!r} {t * 1000:.0f}ms" for q, t, _ in runs[-1]["later"]))
     return 0 if first <= first_target and median_q <= QUERY_TARGET else 1
 
