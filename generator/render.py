@@ -114,9 +114,38 @@ def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:
     return {t.name: t.slug for t in topics}
 
 
+LINK_LABELS = {"code": "Code", "data": "Data", "paper": "Paper", "project": "Project page"}
+
+
+def _links_html(p: Paper) -> str:
+    """Buttons for the abstract's links (checked http(s) URLs, escaped)."""
+    if not p.links:
+        return ""
+    buttons = "".join(
+        f'<a class="md-button{" md-button--primary" if i == 0 else ""}" href="{esc(l.url)}" rel="nofollow noopener noreferrer">'
+        f'{LINK_LABELS.get(l.kind, "Link")}<span class="digest-sr-only">: {esc(l.url)}</span></a>'
+        for i, l in enumerate(p.links))
+    return f'<p class="digest-links">{buttons}</p>'
+
+
+def _related_html(related: Sequence[dict]) -> str:
+    """The related papers' list, from a paper page's directory URL (papers/<id>/)."""
+    if not related:
+        return ""
+    items = []
+    for r in related:
+        item = f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <span class="digest-meta">· {esc(r["venue"])}</span>'
+        if "topic" in r:
+            item += f' <a class="md-tag" href="../../topics/{r["topic"]["slug"]}/">{esc(r["topic"]["name"])}</a>'
+        items.append(item + "</li>")
+    return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
+
+
 def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None) -> str:
-    """A paper page: front matter for paper.html, the abstract as the body. ``cards`` are
-    the :func:`related_card` of every listed paper, for its related papers."""
+    """A paper page: front matter for paper.html (title, venue, topics, sources), and the
+    body: the abstract, its link buttons, the editor's note and the related papers as one
+    HTML block (these were front matter once; MkDocs reads YAML far slower than Markdown
+    passes HTML through). ``cards`` are the :func:`related_card` of every listed paper."""
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
         # so the title is stored HTML-escaped (papers.json has it plain).
@@ -127,24 +156,23 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None 
         "venue_slug": venue_slug(p.venue, p.year),
         "tags": list(p.tags),
         "topics": [{"name": t, "slug": slugs[t]} for t in p.tags if t in slugs],
-        "links": [{"url": l.url, "kind": l.kind} for l in p.links],
         "sources": [{"file": s.file, "line": s.line} for s in p.sources],
         "template": "paper.html",
         # Papers are searched through the digest's own split index (generator/search.py).
         **NOT_INDEXED,
     }
-    if p.note:
-        meta["note"] = p.note
     if p.featured:
         meta["featured"] = True
     related = [cards[i] for i in p.related if i in cards] if cards else []
-    if related:
-        meta["related"] = related
     # Material writes the description into a <meta content="..."> attribute unescaped.
     meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
     # The abstract is a raw HTML block made by clean.to_html: Markdown passes it through
     # untouched, so nothing from the seed is ever read as Markdown.
-    return front_matter(meta) + "\n" + html_block(f"<p>{to_html(p.text)}</p>")
+    parts = [f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
+    if p.note:
+        parts.append(f'<div class="admonition note"><p class="admonition-title">Editor\'s note</p><p>{esc(p.note)}</p></div>')
+    parts.append(_related_html(related))
+    return front_matter(meta) + "\n" + html_block(*(x for x in parts if x))
 
 
 def html_block(*parts: str) -> str:

@@ -68,7 +68,7 @@ def test_front_matter_round_trips_any_title(title):
     assert isinstance(meta["title"], str)
     assert html.unescape(meta["title"]) == title
     assert meta["title"] == html.escape(title)
-    assert body.startswith("<p>Diffusion models generate images")
+    assert body.startswith('<div class="digest-abstract"><p>Diffusion models generate images')
 
 
 def test_paper_page_front_matter_and_body():
@@ -82,21 +82,23 @@ def test_paper_page_front_matter_and_body():
         "venue_slug": "neurips-2025",
         "tags": ["Generative Models"],
         "topics": [{"name": "Generative Models", "slug": "generative-models"}],
-        "links": [{"url": "https://github.com/example/fast-student", "kind": "code"}],
         "sources": [{"file": "seeds/a.txt", "line": 3}, {"file": "seeds/b.txt", "line": 13}],
         "template": "paper.html",
         "search": {"exclude": True},
-        "note": "Camera-ready: see v2.",
         "featured": True,
         "description": "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising steps.",
     }
-    # One raw HTML block: the text escaped (the apostrophes too), the URL a link of ours.
+    # One raw HTML block: the text escaped (the apostrophes too), the URL a link of ours,
+    # then its button and the editor's note, escaped.
     assert body == (
-        "<p>Diffusion models generate images of high quality but sample slowly because they need hundreds of "
+        '<div class="digest-abstract"><p>Diffusion models generate images of high quality but sample slowly because they need hundreds of '
         "denoising steps. We distill a pretrained diffusion model into a student that samples in four steps by "
         "matching the teacher&#x27;s trajectory in a learned latent space. The student keeps ninety percent of the "
         "teacher&#x27;s image quality on ImageNet at a tenth of the cost. Code is available at "
-        '<a href="https://github.com/example/fast-student" rel="nofollow ugc">https://github.com/example/fast-student</a>.</p>\n'
+        '<a href="https://github.com/example/fast-student" rel="nofollow ugc">https://github.com/example/fast-student</a>.</p></div>\n'
+        '<p class="digest-links"><a class="md-button md-button--primary" href="https://github.com/example/fast-student" '
+        'rel="nofollow noopener noreferrer">Code<span class="digest-sr-only">: https://github.com/example/fast-student</span></a></p>\n'
+        "<div class=\"admonition note\"><p class=\"admonition-title\">Editor's note</p><p>Camera-ready: see v2.</p></div>\n"
     )
 
 

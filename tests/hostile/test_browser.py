@@ -12,6 +12,7 @@ import functools
 import html
 import http.server
 import json
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -72,6 +73,11 @@ OVERFLOW = """
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass
+
+# Every attribute in the search results that could run script or load a script URL.
+ATTRIBUTES = """() => [...document.querySelectorAll('.md-search-result *')].flatMap(el =>
+    [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*(javascript|data|vbscript):/i.test(a.value))
+      .map(a => `in the results: <${el.tagName.toLowerCase()} ${a.name}=${a.value}>`))"""
 
 
 def _serve(site):
@@ -205,21 +211,26 @@ def test_search_results_show_hostile_abstracts_as_text(browser, served, hostile_
         page.goto(served, wait_until="networkidle")
         page.locator("input.md-search__input").click()
         page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
-        answer = page.evaluate(SEARCH_JS, "stays visible")  # every hostile abstract ends so
         found = {}
-        for r in answer["results"]:
-            found[urlsplit(r["href"]).path] = r
-            extra = set(r["elements"]) - {"div", "h1", "h2", "p", "mark", "nav", "span"}
-            if extra:
-                problems.append(f"{r['href']}: elements in a result: {sorted(extra)}")
+
+        def search(query: str) -> None:
+            for r in page.evaluate(SEARCH_JS, query)["results"]:
+                found[urlsplit(r["href"]).path] = r
+                # Material marks query words a result lacks with <del>
+                extra = set(r["elements"]) - {"div", "h1", "h2", "p", "mark", "nav", "span", "del"}
+                if extra:
+                    problems.append(f"{r['href']}: elements in a result: {sorted(extra)}")
+            problems.extend(page.evaluate(ATTRIBUTES))
+
+        search("stays visible")  # every hostile abstract ends so; the worker lists the best 20
+        for path, title in titles.items():  # the rest by the words of their titles
+            if path not in found:
+                search(" ".join(re.findall(r"[^\W_]+", title)[:12]) + " stays visible")
         for path, title in titles.items():
             if path not in found:
                 problems.append(f"{path}: not found by 'stays visible'")
             elif " ".join(found[path]["title"].split()) != title:
                 problems.append(f"{path}: result title {found[path]['title']!r}, paper title {title!r}")
-        problems += page.evaluate("""() => [...document.querySelectorAll('.md-search-result *')].flatMap(el =>
-            [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*(javascript|data|vbscript):/i.test(a.value))
-              .map(a => `in the results: <${el.tagName.toLowerCase()} ${a.name}=${a.value}>`))""")
     finally:
         page.close()
     assert not problems, "\n".join(problems)
