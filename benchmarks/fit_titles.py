@@ -81,7 +81,9 @@ COMMON_WORDS = 4000
 def write_common(rows, path: Path) -> None:
     """The share of the fitted abstracts each of their most common words is in."""
     df = Counter(w for r in rows for w in set(_WORD.findall(r.text.lower())))
-    share = {w: round(n / len(rows), 5) for w, n in df.most_common(COMMON_WORDS)}
+    # ties in word order, not in the order of a set (which changes from run to run)
+    top = sorted(df.items(), key=lambda kv: (-kv[1], kv[0]))[:COMMON_WORDS]
+    share = {w: round(n / len(rows), 5) for w, n in top}
     data = {"about": "Share of the fitted venues' abstracts holding each of their most common words; "
                      "written by benchmarks/fit_titles.py, do not edit.", "abstracts": len(rows), "share": share}
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
