@@ -164,10 +164,11 @@ class Scorer:
                 + self.ours * c.ours)
 
 
-# What the authors state outright: their method's name with what it is, "we study X", or an
-# opening question. Such a first candidate of the rules is the title unless it is cut or says
-# nothing; the fitted choice decides the rest.
-STATED = ("named", "subject")
+# What the authors state outright: their method's name with what it is. Such a first candidate
+# of the rules is the title unless it is cut or says nothing; the fitted choice decides the rest.
+# "We study X" is not locked in: on the fitted venues the choice among all candidates beat the
+# subject of "we study" (ROUGE-1 0.336 against 0.318), and as much on the venues not fitted.
+STATED = ("named",)
 
 
 def _stated(c: Candidate) -> bool:
