@@ -181,3 +181,51 @@ def test_titles_of_real_abstracts_end_where_a_phrase_can_end() -> None:
     rows = load_titled()[::40]
     cut = [(r.where, t) for r in rows if is_fragment(t := derive_title(r.text))]
     assert len(cut) <= len(rows) // 50, cut
+
+
+# -- how abstracts name their method ----------------------------------------------------------
+
+@pytest.mark.parametrize("text, start", [
+    pytest.param("Samplers for diffusion models are slow. We build a sampler from two short chains of steps. "
+                 "We name our proposed sampler QuickMix to reflect its speed.", "QuickMix: ",
+                 id="name-our-proposed-x-NAME"),
+    pytest.param("Vision transformers mix tokens with attention. We propose a new MLP-style block called GateNet, "
+                 "which mixes tokens with learned gates.", "GateNet: ", id="called-name-beats-a-name-like-modifier"),
+    pytest.param("Deep classifiers overfit small data sets. In this work we propose blendout, a simple regularizer "
+                 "that blends hidden units of two examples. blendout improves accuracy.", "blendout: ",
+                 id="lower-case-coined-name-with-appositive"),
+    pytest.param("We build a corpus of annotated proofs, which we call e-PROOF, and train provers on it.", "e-PROOF",
+                 id="one-letter-prefix-name"),
+    pytest.param("Gated networks route inputs to experts. We call our approach Sparse Gated Mixture Networks, or SGMN. "
+                 "SGMN halves the cost of routing.", "SGMN: Sparse Gated Mixture Networks",
+                 id="long-form-or-acronym"),
+    pytest.param("Inverse optimal control is slow on long horizons. We propose the Quickstep algorithm, a softened "
+                 "search technique for inverse optimal control.", "Quickstep: ", id="the-NAME-algorithm"),
+    pytest.param("Sums of convex functions are common in learning. We propose a primal-dual method (Lantern) which "
+                 "updates a random subset of dual variables.", "Lantern: ", id="capitalised-word-bracketed-after-its-kind"),
+    pytest.param("Domain shift hurts segmentation models. CoTune adapts features at the pixel and the feature level. "
+                 "It needs no aligned pairs.", "CoTune: ", id="coined-name-opening-a-sentence-with-its-verb"),
+    pytest.param("Sequence models forget. Attention helps them remember. We train them on long texts. "
+                 "We propose DocNet: a novel encoder-decoder supplementary architecture.", "DocNet: ",
+                 id="contribution-among-the-closing-sentences-is-no-pointer-to-code"),
+    pytest.param("Visual analytics supports machine learning. In this paper, we propose an ontology (ONTO4ML) for a "
+                 "subarea of VA, namely “VA-assisted ML”. The purpose of ONTO4ML is to describe workflows.",
+                 "ONTO4ML: ", id="namely-restates-it-does-not-name"),
+])
+def test_how_abstracts_name_their_method(text: str, start: str) -> None:
+    assert derive_title(text).startswith(start), derive_title(text)
+
+
+def test_a_plural_with_an_appositive_is_not_a_name() -> None:
+    text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
+            "processors, and propose coded computation for linear transforms.")
+    assert not derive_title(text).startswith("stragglers"), derive_title(text)
+
+
+def test_a_coined_name_is_written_as_its_authors_write_it() -> None:
+    always_lower = "We propose blendout, a regularizer for small data. In essence, blendout mixes hidden units."
+    assert derive_title(always_lower).startswith("blendout: ")
+    opens_a_sentence = "We introduce flipmix, an efficient method for decorrelating gradients. Flipmix also vectorizes evolution."
+    assert derive_title(opens_a_sentence).startswith("Flipmix: ")
+    inner_capital = "We developed iSketch, an authoring tool for storyline layouts that users steer."
+    assert derive_title(inner_capital).startswith("iSketch: ")

@@ -2,6 +2,7 @@
 its question), read from its sentences."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -13,10 +14,12 @@ from .words import (
     _ANAPHORA,
     _ARTICLES,
     _AVAILABILITY,
+    _ACRONYM,
     _CAPITALISED,
     _CLAUSE,
     _COMMON_ACRONYMS,
     _CONTRIBUTION,
+    _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
     _FRAME,
     _LEAD_IN,
@@ -80,7 +83,9 @@ def _sentences(text: str) -> list[str]:
 
 
 def _points_elsewhere(sentence: str) -> bool:
-    return _AVAILABILITY.search(sentence.lower()) is not None
+    """Code, data or a page is available: "Code is at ...". Not "We propose MacNet: a novel
+    encoder-decoder supplementary architecture", which says what the paper offers."""
+    return _AVAILABILITY.search(sentence.lower()) is not None and _CONTRIBUTION.search(sentence) is None
 
 
 def _topic(sentences: list[str]) -> list[str]:
@@ -139,7 +144,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         words = low.split()
         # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
         m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
-        n = None if (best and best.score >= 4) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        n = None if (best and best.score >= 5) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
         if m or n:
             tokens = tokenize(sentence)
             defs = _definitions(tokens) if "(" in sentence else {}
@@ -150,12 +155,13 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 best = found
             if not unnamed and not found:
                 unnamed = _unnamed(tokens, start)
-        if n and (best is None or best.score < 4):
+        if n and (best is None or best.score < 5):
             start = len(tokenize(sentence[: n.end()]))
-            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
+            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"
+                                        or _is_nameish(tokens[start])):
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
-                if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES:
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
@@ -165,9 +171,20 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     pre = _drop_fillers(before[j:])
                     desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
                     long: list[str] = []
-                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")":
+                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")" \
+                            and (stop - start > 1 or not _is_nameish(name)):
+                        # "called Primary Ray-based Implicit Function (PRIF)"; not "named KSTER (KeySpace...)"
                         long, name = tokens[start:stop], tokens[stop + 1]
-                    best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
+                    elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
+                            and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
+                        long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
+                    # a coined name the authors give ("a Q&A architecture called QANet") outranks a
+                    # name-like word met first in the object of "we propose"
+                    named = not n.group(0).lower().startswith("namely")  # "namely X" restates, it does not name
+                    score = 5 if named and _is_nameish(name.split()[0]) and " " not in name else \
+                        4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
+                    if best is None or score > best.score:
+                        best = _Contribution(name, long, desc, score)
         if not subject:
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s:
@@ -187,6 +204,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
         if name:
             best = _Contribution(name, [], [], 1)
+    if best and best.name[:1].islower():
+        # "flipout" is "Flipout" where the authors open a sentence with it; "mixup" never is
+        upper = best.name[:1].upper() + best.name[1:]
+        if any(s.startswith(upper + " ") for s in sentences):
+            best = dataclasses.replace(best, name=upper)
     if not subject and not unnamed:
         subject = _question(sentences)
     if unnamed and unnamed[0].lower() in _ANAPHORA:

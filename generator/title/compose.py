@@ -130,9 +130,8 @@ def _compose(name: str, tail: list[str]) -> str:
     if " ".join(tail).lower() == name.lower():
         tail = []  # not "CodeNeRF: CodeNeRF"
     rest = _fit(tail, MAX_LENGTH - len(head) - 2)
-    # the name is written as the abstract writes it ("SAdam", not "Sadam"); only its first
-    # letter is raised ("Poly-encoder" stays, "mixup" becomes "Mixup")
-    head = head[:1].upper() + head[1:]
+    # the name is written as the abstract writes it ("SAdam", not "Sadam"; "mixup", "iStoryline"
+    # and "i-RevNet" as their authors spell them in their own titles)
     if not rest:
         return head
     return f"{head}: {_title_case(rest, first=True)}"

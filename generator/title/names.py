@@ -12,7 +12,10 @@ from .words import (
     _CLAUSE,
     _COMMON_ACRONYMS,
     _GENERIC,
+    _APPOSITIVE_INTRO,
+    _COMMON_WORDS,
     _KNOWN_NAMES,
+    _NAME_PREFIXES,
     _NAMEISH,
     _PREPOSITIONS,
     _SMALL,
@@ -50,8 +53,34 @@ def _bold_appositive(name: str, sentences: list[str]) -> list[str]:
 def _is_nameish(word: str) -> bool:
     bare = word.strip("\"'“”‘’")
     if bare[:1].islower() and "-" in bare:
-        return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
+        prefix = bare.split("-", 1)[0]
+        if len(prefix) > 1 and prefix not in _NAME_PREFIXES:
+            return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
     return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
+
+
+def _coined_word(word: str) -> bool:
+    """A lower-case word that no abstract of the fitted venues uses often: "mixup", "enunlg",
+    not "dropout" or "regularization" (only read where a name is expected: "we propose X, a ...")."""
+    # a plural ("stragglers, a small fraction of ...") is a thing talked about, not a coined name
+    return word.isalpha() and word.islower() and len(word) >= 4 and word not in _COMMON_WORDS and not word.endswith("s")
+
+
+def _rare_capitalised(word: str) -> bool:
+    """A capitalised word that is no common word in lower case: "Softstar", "Espresso", not "Deep"."""
+    return word[:1].isupper() and word[1:].islower() and word.isalpha() and word.lower() not in _COMMON_WORDS \
+        and word.lower() not in _KNOWN_NAMES
+
+
+def _kind_after(tokens: list[str], i: int) -> int:
+    """Index of a word saying what kind of thing it is among the (lower-case) words at ``i``
+    ("data format", "algorithm"), or -1."""
+    for k in range(i, min(i + 3, len(tokens))):
+        if not tokens[k].islower() or not tokens[k].isalpha() and "-" not in tokens[k]:
+            return -1
+        if tokens[k].rstrip("s") in _GENERIC or tokens[k] in _GENERIC:
+            return k
+    return -1
 
 
 def _initials(word: str) -> str:
@@ -150,12 +179,16 @@ def _name_span(tokens: list[str], i: int) -> int:
     return j
 
 
-def _paren_name(tokens: list[str], i: int) -> tuple[str, int] | None:
-    """``(NAME)`` or ``(or NAME)`` at ``i``: the name and the index after the bracket."""
+def _paren_name(tokens: list[str], i: int, kind: bool = False) -> tuple[str, int] | None:
+    """``(NAME)`` or ``(or NAME)`` at ``i``: the name and the index after the bracket. After
+    a word that says what kind of thing it is (``kind``: "a primal-dual method (Quartz)"), a
+    capitalised word is a name too."""
     j = i + 1
     if j < len(tokens) and tokens[j].lower() in ("or", "dubbed", "called", "named"):
         j += 1
-    if j + 1 < len(tokens) and tokens[j + 1] == ")" and _is_nameish(tokens[j]):
+    if j + 1 < len(tokens) and tokens[j + 1] == ")" and (
+            _is_nameish(tokens[j]) or (kind and _CAPITALISED.match(tokens[j]) and tokens[j].isalpha()
+                                       and tokens[j].lower() not in _COMMON_ACRONYMS | _KNOWN_NAMES)):
         return tokens[j], j + 2
     return None
 
@@ -175,7 +208,7 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
-        paren = _paren_name(tokens, i) if tok == "(" else None
+        paren = _paren_name(tokens, i, kind=bool(pre) and pre[-1].lower().rstrip("s") in _GENERIC) if tok == "(" else None
         if paren and pre and not any(w.lower() in _PREPOSITIONS for w in pre):
             desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"]]
             return _Contribution(paren[0], [], _described(tokens, paren[1], desc) if desc else [], 4)
@@ -196,9 +229,16 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
                 name = " ".join(tokens[i:close + 1]).strip("\"“”")
                 if name and name.lower() not in _KNOWN_NAMES:
                     return _Contribution(name, [], _appositive(tokens, close + 1), 4)
-        if not pre and _CAPITALISED.match(tok) and i + 2 < len(tokens) and tokens[i + 1] == "," \
-                and tokens[i + 2].lower() in ("a", "an") and tok.lower() not in _COMMON_ACRONYMS:
-            # "we propose Banquet, a system that ...": a capitalised word with an appositive
+        if pre and all(w.lower() in _ARTICLES for w in pre) and _rare_capitalised(tok) and _kind_after(tokens, i + 1) >= 0:
+            # "we propose the Softstar algorithm, a ...", "the Flexpoint data format": a rare
+            # capitalised word before what kind of thing it is
+            phrase = _drop_fillers(_phrase(tokens, i + 1))
+            return _Contribution(tok, [], _appositive(tokens, i + 1 + len(phrase)) or _described(tokens, i + 1, phrase), 4)
+        if not pre and (_CAPITALISED.match(tok) or _coined_word(tok)) and i + 2 < len(tokens) \
+                and tokens[i + 1] in _APPOSITIVE_INTRO and tokens[i + 2].lower() in ("a", "an") \
+                and tok.lower() not in _COMMON_ACRONYMS and tok.lower() not in _KNOWN_NAMES:
+            # "we propose Banquet, a system that ...", "we propose mixup, a simple learning principle",
+            # "we introduce Syndicom - a method for ...": one word with an appositive is a name
             return _Contribution(tok, _expansion(tokens, i + 1), _appositive(tokens, i + 1), 4)
         if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
                 and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
@@ -345,7 +385,7 @@ _KIND_APPOSITIVE = re.compile(
 )
 # "DeePa is a deep learning framework ...", "VisuaLLM is a Python library ...": a sentence
 # that opens with a coined name and says what it is.
-_IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+]) (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) ))")
+_IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+])(?: \([^()]*\))? (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) )|(?=[a-z]{3,}[^s\W]s ))")
 
 
 # "One such technology is TinyForest, a compact library ...": a coined name with what it is.
@@ -378,8 +418,15 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
             start = len(tokenize(sentence[: m.end()]))
             return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=12)), 3)
         m = _IS_A.match(sentence)
-        if m and _is_nameish(m[1]) and _plausible_name(m[1]) and text.count(m[1]) >= 2:
+        # a coined name opening a sentence about what it does ("CyCADA adapts ...", "VisuaLLM is a
+        # Python library"); a rare capitalised word only when the abstract comes back to it
+        # ("Sum-Product networks are ..." and "Locally-Lipschitz functions ..." are compounds in Title Case)
+        if m and _plausible_name(m[1]) and not _TITLE_COMPOUND.match(m[1]) \
+                and (_is_nameish(m[1]) or (_rare_capitalised(m[1]) and text.count(m[1]) >= 2)):
+            if not m.group(0).endswith((" a ", " an ", " first ")):
+                return _Contribution(m[1], [], [], 3)  # "CyCADA adapts ...": a verb says what it does, not what it is
             tokens = tokenize(sentence)
             start = len(tokenize(m.group(0)))
-            return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=10)), 3)
+            phrase = _drop_fillers(_phrase(tokens, start, limit=10))
+            return _Contribution(m[1], [], _described(tokens, start + len(_phrase(tokens, start, limit=10)) - len(phrase), phrase), 3)
     return None

@@ -1,6 +1,7 @@
 """The title stage's word lists (``words.yml``) and the patterns built from them, read once."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,6 +45,19 @@ _COMMON_ACRONYMS = _W["common_acronyms"]
 
 
 _KNOWN_NAMES = _W["known_names"]
+
+
+_NAME_PREFIXES = _W["name_prefixes"]
+
+
+def _common_words() -> frozenset[str]:
+    """The most common words of the fitted venues' abstracts (``common_words.json``, written by
+    ``benchmarks/fit_titles.py``): a lower-case word outside them may be a coined name ("mixup")."""
+    data = json.loads(Path(__file__).with_name("common_words.json").read_text(encoding="utf-8"))
+    return frozenset(data["share"])
+
+
+_COMMON_WORDS = _common_words()
 
 
 _NOT_DOMAIN = _W["not_domain_words"]
@@ -101,8 +115,12 @@ _SUBJECT = re.compile(
 )
 
 
+# A name may start in lower case when it is coined: "e-SNLI", "iStoryline", "q-OCSVM".
+# (Braces doubled: in an f-string a bare {1,3} is the tuple "(1, 3)", which once made this
+# pattern miss "we name our proposed algorithm LightRNN".)
 _NAMING = re.compile(
-    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){1,3}?))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
+    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){{1,3}}?))?(?:\s+as)?"
+    r"\s+(?=[\"'“‘A-Z0-9]|[a-z]+-?[A-Z0-9])"
 )
 
 
