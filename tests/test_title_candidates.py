@@ -91,6 +91,20 @@ def test_phrases_are_not_read_from_subordinate_clauses() -> None:
     found = noun_phrases(tokens("We study hybrid learning in adversarial games, where the learner receives "
                                 "both delayed and partial feedback"))
     assert not any("feedback" in p for p in found), found
+    found = noun_phrases(tokens("We extend the construction to a family of losses whose on-policy gradients match "
+                                "those of the divergence"))
+    assert not any("gradients" in p for p in found), found
+
+
+def test_the_topic_is_not_read_past_an_opening_about_our_work() -> None:
+    from generator.title.candidates import _topic
+
+    ours = ["We study hybrid learning in adversarial games, where the learner receives delayed feedback",
+            "Delayed feedback allows exploration against any comparator"]
+    assert _topic(ours) == []
+    background = ["In many games, delayed feedback allows exploration against any comparator",
+                  "We study hybrid learning in adversarial games"]
+    assert _topic(background) != []
 
 
 # -- candidates of every kind ---------------------------------------------------------------

@@ -90,8 +90,10 @@ def _points_elsewhere(sentence: str) -> bool:
 
 def _topic(sentences: list[str]) -> list[str]:
     """The subject of the first sentence that has one: what the paper is about."""
-    for sentence in sentences[:3]:
+    for index, sentence in enumerate(sentences[:3]):
         tokens = tokenize(sentence)
+        if index and _OURS_TEST.match(sentences[0]):
+            break  # "We study X ...": X is the subject; the next sentence is about a detail of it
         start = 0
         if tokens and tokens[0].lower() in _SUBORDINATORS:
             if "," not in tokens:

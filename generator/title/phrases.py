@@ -250,7 +250,7 @@ _JOINS = frozenset("of for in on with and via from under over across between wit
 _VERB_NEXT = frozenset("we it they which that who to can may will".split())
 MAX_PHRASE_WORDS = 10
 # Words that open a subordinate clause: the phrases after them are details.
-_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby".split())
+_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby whose".split())
 
 
 # Words that cannot be inside a noun phrase: function, clause and verb words.
