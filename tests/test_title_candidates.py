@@ -243,3 +243,61 @@ def test_a_coined_name_is_written_as_its_authors_write_it() -> None:
     assert derive_title(opens_a_sentence).startswith("Flipmix: ")
     inner_capital = "We developed iSketch, an authoring tool for storyline layouts that users steer."
     assert derive_title(inner_capital).startswith("iSketch: ")
+
+
+def test_a_capitalised_word_in_s_is_a_noun_not_a_verb() -> None:
+    found = noun_phrases(tokens("We study learning in adversarial Markov Decision Processes with delayed feedback"))
+    assert any("Processes" in p for p in found), found
+
+
+# -- word salience --------------------------------------------------------------------------
+
+def test_word_features_read_each_word_once_with_where_and_how_it_is_written() -> None:
+    from generator.title.salience import WORD_FEATURES, word_features
+
+    sentences = ["Sparse graphs are everywhere", "We propose GraphLearn for sparse graphs",
+                 "GraphLearn learns them quickly"]
+    found = word_features(sentences, [False, True, False], {})
+    at = {name: i for i, name in enumerate(WORD_FEATURES)}
+    assert "for" not in found and "are" not in found  # stop words are no title words
+    graph = found["graphlearn"]
+    assert graph[at["log_count"]] == pytest.approx(__import__("math").log1p(2))
+    assert graph[at["capitalised"]] == 1.0 and graph[at["acronym"]] == 1.0 and graph[at["in_ours"]] == 1.0
+    assert graph[at["in_opening"]] == 0.0 and graph[at["first_position"]] == pytest.approx(1 / 3)
+    sparse = found["sparse"]
+    assert sparse[at["capitalised"]] == 0.0  # capitalised only where it opens a sentence
+    assert sparse[at["in_opening"]] == 1.0 and sparse[at["repeated"]] == 1.0
+    assert found["quickly"][at["ly"]] == 1.0
+
+
+def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
+    from generator.title.salience import WordModel
+
+    model = WordModel(tuple([0.0] * 21), 6.0)
+    probs = {"graph": 0.9, "sparse": 0.6, "quickly": 0.05}
+    assert model.expected_f(["graph", "sparse"], probs) == pytest.approx(2 * 1.5 / 8)
+    assert model.expected_f(["graph", "sparse"], probs) > model.expected_f(["graph", "sparse", "quickly"], probs)
+    assert model.expected_f(["graph", "graph"], probs) < model.expected_f(["graph"], probs)  # a repeat adds length only
+    assert model.expected_f([], probs) == 0.0
+
+
+def test_the_fitted_word_model_prefers_the_papers_own_terms_to_adverbs() -> None:
+    from generator.title.choose import context
+
+    text = ("Sparse graphs are everywhere. We propose GraphLearn, a solver for sparse graphs. "
+            "GraphLearn learns sparse graphs quickly and reliably.")
+    salience = context(text).salience
+    assert salience["graphlearn"] > salience["quickly"] and salience["sparse"] > salience["reliably"]
+
+
+def test_a_word_model_that_does_not_fit_names_the_file(tmp_path: Path) -> None:
+    from generator.title.choose import load_word_model
+
+    bad = tmp_path / "weights.json"
+    bad.write_text(json.dumps({"weights": {}, "word_weights": {"bias": 1.0}, "title_words": 6}), encoding="utf-8")
+    with pytest.raises(WordsError, match=r"weights\.json.*'word_weights' must give a number for each feature"):
+        load_word_model(bad)
+
+
+def test_an_abstract_of_one_overlong_word_still_gets_a_title() -> None:
+    assert derive_title("A" * 2000) == "Untitled"

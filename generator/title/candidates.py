@@ -74,6 +74,16 @@ _LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "cur
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
+def title_sentences(text: str) -> list[str]:
+    """The sentences titles are read from (:func:`_sentences` of the plain text)."""
+    return _sentences(plain(text))
+
+
+def about_our_work(sentence: str) -> bool:
+    """Does the sentence speak of the paper's own work ("we", "our", "this paper")?"""
+    return _OURS_TEST.search(sentence) is not None
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
     out = sentences(text)
@@ -163,7 +173,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                                         or _is_nameish(tokens[start])):
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
-                if name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES:
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
+                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP:
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]

@@ -263,7 +263,8 @@ _THIRD_PERSON_S = re.compile(r"^[a-z]{3,}(?:[^su]s)$")
 
 def _verb_after_singular(prev: str, word: str) -> bool:
     """``Semantic scene completion predicts``: a lower-case word in -s after a singular noun
-    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase."""
+    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase (a capitalised
+    one is a noun: "Markov Decision Processes")."""
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
 
 
@@ -323,7 +324,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         elif run and low in _JOINS:
             run.append(tok)
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
-                or (run and low[-1:] == "s" and _verb_after_singular(run[-1], low)):
+                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)):
             close()
             skip_next = low in _VERB_NEXT
         else:

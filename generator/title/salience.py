@@ -1,0 +1,100 @@
+"""Salience: how likely each word of an abstract is to be a word of its title.
+
+A title is made of a few of the abstract's words, and which ones is much easier to learn
+word by word (every abstract gives a label for each of its words) than title by title (one
+choice per abstract). Each distinct word of the abstract gets a few interpretable features:
+how often it occurs, whether in the opening sentence or in a sentence about the paper's own
+work, whether the authors capitalise it, how rare it is in ML abstracts, which of the word
+lists of ``words.yml`` it belongs to. A logistic model of them, fitted on real titles by
+``benchmarks/fit_titles.py`` (``word_weights`` in ``weights.json``), gives each word the
+probability that the title holds it. A candidate's expected ROUGE-1 F against the unknown
+real title follows: twice the sum of its words' probabilities over its length plus the
+usual length of a real title (``title_words``, measured by the same fit).
+
+Reading an abstract's words is one pass over its sentences: linear in its length.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .words import _BACKGROUND_VERBS, _CANNOT_END, _FILLER, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS
+
+WORD_FEATURES = (
+    "bias", "log_count", "repeated", "in_opening", "first_position", "in_ours", "capitalised", "acronym",
+    "rarity", "rarity_count", "digits", "length", "generic", "vague", "not_domain", "verb", "cannot_end",
+    "ing", "ly", "log_ours_count", "log_early_count",
+)
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass
+class _Seen:
+    count: int = 0
+    first: int = 0  # index of the first sentence holding it
+    opening: bool = False
+    ours: int = 0  # occurrences in sentences about the paper's own work
+    early: int = 0  # occurrences in the first two sentences
+    capitalised: bool = False  # written with a capital other than at a sentence's start
+    acronym: bool = False  # written with two capitals or more
+
+
+def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[str, float]) -> dict[str, list[float]]:
+    """Each content word of the sentences (lower-cased, as :func:`.choose.content_words` reads
+    a title) with its values of :data:`WORD_FEATURES`; ``ours`` marks the sentences in which
+    the paper speaks of its own work."""
+    seen: dict[str, _Seen] = {}
+    for i, sentence in enumerate(sentences):
+        mine = ours[i]
+        for k, m in enumerate(_WORD.finditer(sentence)):
+            token = m.group(0)
+            word = token.lower()
+            if word in _STOP:
+                continue
+            s = seen.get(word)
+            if s is None:
+                s = seen[word] = _Seen(first=i)
+            s.count += 1
+            s.opening |= i == 0
+            s.ours += mine
+            s.early += i < 2
+            if token != word:
+                s.capitalised |= k > 0 and token[:1].isupper()
+                s.acronym |= sum(c.isupper() for c in token) >= 2
+    n = len(sentences) or 1
+    out = {}
+    for word, s in seen.items():
+        r = rarity.get(word, 1.0)
+        log_count = math.log1p(s.count)
+        out[word] = [
+            1.0, log_count, float(s.count >= 2), float(s.opening), s.first / n, float(s.ours > 0),
+            float(s.capitalised), float(s.acronym), r, r * log_count, float(word.isdigit()), min(len(word), 12) / 12,
+            float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
+            float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
+            float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(s.ours), math.log1p(s.early),
+        ]
+    return out
+
+
+@dataclass(frozen=True)
+class WordModel:
+    """The fitted logistic model: one weight per word feature, and a real title's usual length
+    in content words."""
+
+    weights: tuple[float, ...]
+    title_words: float
+
+    def probabilities(self, features: dict[str, list[float]]) -> dict[str, float]:
+        out = {}
+        for word, values in features.items():
+            z = sum(v * w for v, w in zip(values, self.weights))
+            out[word] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return out
+
+    def expected_f(self, words: Sequence[str], probabilities: dict[str, float]) -> float:
+        """The expected ROUGE-1 F of a title of these content words (repeats count once)."""
+        if not words:
+            return 0.0
+        return 2 * sum(probabilities.get(w, 0.0) for w in set(words)) / (len(words) + self.title_words)
