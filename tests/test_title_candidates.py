@@ -301,3 +301,31 @@ def test_a_word_model_that_does_not_fit_names_the_file(tmp_path: Path) -> None:
 
 def test_an_abstract_of_one_overlong_word_still_gets_a_title() -> None:
     assert derive_title("A" * 2000) == "Untitled"
+
+
+# -- where a phrase may end ------------------------------------------------------------------
+
+def test_a_phrase_too_long_for_the_title_is_cut_only_where_a_noun_phrase_ends() -> None:
+    from generator.title.compose import _fit
+
+    words = "mechanism for robust and efficient multimodal sentiment prediction".split()
+    assert _fit(words, 100) == words
+    # not "mechanism for robust": the adjective belongs to the noun after "and"
+    assert _fit(words, 30) == ["mechanism"]
+    # no place within the budget where a noun phrase ends: no words, not a cut one
+    assert _fit("very long words without any boundary".split(), 10) == []
+
+
+def test_an_adverb_between_to_and_its_verb_does_not_leave_the_verb_in_a_phrase() -> None:
+    found = noun_phrases(tokens("To further stabilize alignment learning, we develop a consistency scheme"))
+    assert not any("stabilize" in p for p in found), found
+    assert ["alignment", "learning"] in found
+
+
+def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    again = Candidate("", "named", 1, 0, True, ("method", "termed", "as", "WAGE", "for", "integers"), "WAGE")
+    assert not _whole(again)
+    assert _whole(again._replace(words=("method", "for", "low-bitwidth", "integers")))

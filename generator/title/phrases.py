@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from .words import (
     _ADJECTIVE_LIKE_NOUNS,
+    _ADVERBS,
     _CANNOT_END,
     _WEAK_START,
     _ADJECTIVE_END,
@@ -319,7 +320,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if low in _SUBORDINATE and (out or run):
             break  # "..., where the learner receives ...": a detail of what came before
         if skip_next:
-            skip_next = False
+            # "to further stabilize X", "we then train": the adverb, then the verb, go
+            skip_next = (low.endswith("ly") and len(low) > 4) or low in _ADVERBS
             close()
         elif run and low in _JOINS:
             run.append(tok)

@@ -50,6 +50,9 @@ _KNOWN_NAMES = _W["known_names"]
 _NAME_PREFIXES = _W["name_prefixes"]
 
 
+_ADVERBS = _W["adverbs"]
+
+
 def _common_words() -> frozenset[str]:
     """The most common words of the fitted venues' abstracts (``common_words.json``, written by
     ``benchmarks/fit_titles.py``): a lower-case word outside them may be a coined name ("mixup")."""
