@@ -329,3 +329,37 @@ def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
     again = Candidate("", "named", 1, 0, True, ("method", "termed", "as", "WAGE", "for", "integers"), "WAGE")
     assert not _whole(again)
     assert _whole(again._replace(words=("method", "for", "low-bitwidth", "integers")))
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Our proposed FD-Net achieves the best accuracy on three data sets", "FD-Net"),
+    ("The proposed DifSeg consistently improves over the baselines", "DifSeg"),
+    ("Our Net-Prune algorithm prunes a trained network layer by layer", "Net-Prune"),
+    ("We validate our method (SMASHER) on two benchmarks", "SMASHER"),
+    ("The resulting approach (PEWAX) is based on sampling", "PEWAX"),
+    ("Our algorithm, DFacTor, only requires two products", "DFacTor"),
+    ("The proposed NonconvEx primal-dual SpliTTing (NESTX) algorithm splits the problem", "NESTX"),
+])
+def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
+    from generator.title.names import _own_name
+
+    found = _own_name(sentence)
+    assert found is not None and found.name == name
+
+
+@pytest.mark.parametrize("sentence", [
+    "Our ADMM-based method prunes a trained network",  # a modifier, not a name
+    "Our experiments on ImageNet show gains",
+    "The proposed Sum-Product networks are deep",  # a compound in Title Case
+    "Our PyTorch implementation is fast",
+])
+def test_words_after_our_that_are_no_name(sentence: str) -> None:
+    from generator.title.names import _own_name
+
+    assert _own_name(sentence) is None
+
+
+def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
+    text = ("We propose a distributed alternating least squares (ALS) scheme for tensor factorization. "
+            "Our algorithm, DFacTor, only requires two matrix-vector products. DFacTor is easy to run.")
+    assert derive_title(text).startswith("DFacTor: "), derive_title(text)

@@ -57,6 +57,7 @@ from .names import (
     _definitions,
     _is_nameish,
     _name_elsewhere,
+    _own_name,
     _name_from_links,
     _name_span,
 )
@@ -150,8 +151,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     weak_subject = False
     unnamed: list[str] = []
     for sentence in sentences:
-        if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
-            break
+        if quick and best and (best.long or not _is_generic(best.desc)) and best.score >= 5:
+            break  # a later sentence may still mark another name as ours ("Our algorithm, DFacTo, ...")
         low = sentence.lower()
         words = low.split()
         # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
@@ -198,6 +199,10 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                         4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
                     if best is None or score > best.score:
                         best = _Contribution(name, long, desc, score)
+        if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low):
+            own = _own_name(sentence)
+            if own and (best is None or own.name != best.name):
+                best = own
         if not subject:
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s:

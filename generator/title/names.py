@@ -430,3 +430,37 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
             phrase = _drop_fillers(_phrase(tokens, start, limit=10))
             return _Contribution(m[1], [], _described(tokens, start + len(_phrase(tokens, start, limit=10)) - len(phrase), phrase), 3)
     return None
+
+
+# A name the abstract marks as its own: "our proposed FD-GAN", "the proposed DifNet", "our
+# Net-Trim algorithm", "our method (SMASH)", "the resulting approach (PEWA)", "our algorithm,
+# DFacTo,". Stronger evidence than an acronym defined in passing ("Alternating Least Squares
+# (ALS)"), which is often a part or a baseline.
+_NAME_WORD = r"([A-Za-z][\w@+\-.]*[\w+])"
+_OWN_PATTERNS = (
+    re.compile(rf"\b(?:[Oo]ur|[Tt]he)\s+(?:proposed|resulting)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_NAME_WORD}(?![\w(])(?!\s*\()"),
+    re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?{_NAME_WORD}\s+(?:{_HEADS})s?\b"),
+    re.compile(rf"\b(?:[Oo]ur|[Tt]he\s+(?:proposed|resulting))\s+(?:[\w-]+\s+){{0,2}}?(?:{_HEADS})s?\s+\({_NAME_WORD}\)"),
+    _OUR_NAME,
+)
+
+
+_DEFINED_SOON = re.compile(r"[^()]{0,60}?\(([A-Z][\w@+\-]*)\)")
+
+
+def _own_name(sentence: str) -> _Contribution | None:
+    """The name of the paper's own method in a sentence that marks it as ours, if any."""
+    for pattern in _OWN_PATTERNS:
+        for m in pattern.finditer(sentence):
+            name = m[1].rstrip(".")
+            last = name.rsplit("-", 1)[-1]
+            # a compound in Title Case is a name before what kind of thing it is ("our Net-Trim algorithm")
+            compound = _TITLE_COMPOUND.match(name) and pattern is not _OWN_PATTERNS[1]
+            if " " in name or not _is_nameish(name) or not _plausible_name(name) or compound \
+                    or name.lower().endswith(("'s", "’s")) or (name != last and last.islower() and len(last) > 1):
+                continue  # "our ADMM-based method", "our DPP-style sampler": a modifier, not a name
+            soon = _DEFINED_SOON.match(sentence, m.end())
+            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]):
+                name = soon[1]  # "the proposed NonconvEx primal-dual SpliTTing (NESTT) algorithm"
+            return _Contribution(name, [], [], 5)
+    return None
