@@ -363,3 +363,16 @@ def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
     text = ("We propose a distributed alternating least squares (ALS) scheme for tensor factorization. "
             "Our algorithm, DFacTor, only requires two matrix-vector products. DFacTor is easy to run.")
     assert derive_title(text).startswith("DFacTor: "), derive_title(text)
+
+
+def test_an_acronym_our_contribution_defines_in_title_case_names_it() -> None:
+    from generator.title.names import _defined_name
+
+    found = _defined_name(["We propose a Capsule Projection Network (CapProNet) for image classification"], [True])
+    assert found is not None and (found.name, found.long) == ("CapProNet", ["Capsule", "Projection", "Network"])
+    reversed_form = _defined_name(["We propose a new bound, the GILBO (Generative Information Lower BOund)"], [True])
+    assert reversed_form is not None and reversed_form.name == "GILBO"
+    # used, not contributed; a plural names a class of things; lower case is a concept
+    assert _defined_name(["We use a Deep Convolutional Generative Adversarial Network (DCGANX)"], [True]) is None
+    assert _defined_name(["We propose to solve Partially Observed Decision Processes (PODPs)"], [True]) is None
+    assert _defined_name(["We propose a maximum mean discrepancy (MMDX) test"], [True]) is None

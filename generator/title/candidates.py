@@ -58,6 +58,7 @@ from .names import (
     _is_nameish,
     _name_elsewhere,
     _own_name,
+    _defined_name,
     _name_from_links,
     _name_span,
 )
@@ -213,6 +214,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
     if best is None or best.score < 3:
         best = _name_by_kind(sentences, text) or best
+    if best is None:
+        best = _defined_name(sentences, [about_our_work(s) for s in sentences])
     if best is None and bold:
         for b in bold:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:

@@ -14,6 +14,7 @@ from .words import (
     _GENERIC,
     _APPOSITIVE_INTRO,
     _COMMON_WORDS,
+    _CONTRIBUTION_FORMS,
     _KNOWN_NAMES,
     _NAME_PREFIXES,
     _NAMEISH,
@@ -132,7 +133,7 @@ def _definitions(tokens: list[str]) -> dict[int, tuple[int, int, str]]:
     out = {}
     for i, tok in enumerate(tokens):
         if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _ACRONYM.match(tokens[i + 1]):
-            before = tokens[:i]
+            before = tokens[max(0, i - 12):i]  # a long form is at most 10 words: no copy of all before it
             k, n = _long_form(before, tokens[i + 1])
             if n >= 2 or (n == 1 and "-" in before[-k]):
                 out[i] = (i - k, i - k + n, tokens[i + 1])
@@ -464,3 +465,36 @@ def _own_name(sentence: str) -> _Contribution | None:
                 name = soon[1]  # "the proposed NonconvEx primal-dual SpliTTing (NESTT) algorithm"
             return _Contribution(name, [], [], 5)
     return None
+
+
+def _title_cased(words: list[str]) -> bool:
+    """Every word capitalised but the small ones: "Capsule Projection Network", "Generative
+    Information Lower BOund" (how authors write the long form of their own method's name)."""
+    return len(words) >= 2 and all(w[:1].isupper() or w.lower() in _SMALL for w in words) and words[0][:1].isupper()
+
+
+def _defined_name(sentences: list[str], ours: list[bool]) -> _Contribution | None:
+    """An acronym that a sentence about our work defines with a long form in Title Case: "a
+    Capsule Projection Network (CapProNet)", "the GILBO (Generative Information Lower BOund)".
+    Not a plural ("MDPs", a class of things) nor a common or well-known one, and only in a
+    sentence that says what the paper contributes ("we use DCGAN (Deep Convolutional ...)" does not)."""
+    for sentence, mine in zip(sentences, ours):
+        if not mine or "(" not in sentence or _CONTRIBUTION_FORMS.isdisjoint(sentence.lower().split()):
+            continue
+        tokens = tokenize(sentence)
+        for i, (first, last, acronym) in sorted(_definitions(tokens).items()):
+            if _title_cased(tokens[first:last]) and _defined_ok(acronym):
+                return _Contribution(acronym, tokens[first:last], [], 2)
+        for i in range(len(tokens) - 3):
+            if tokens[i + 1] == "(" and _is_nameish(tokens[i]) and _defined_ok(tokens[i]):
+                inner = _expansion(tokens, i + 1)
+                letters = "".join(c for c in tokens[i] if c.isalnum()).lower()
+                if inner and _title_cased(inner) and _is_subsequence(letters[:2], "".join(w[0] for w in inner).lower()):
+                    return _Contribution(tokens[i], inner, [], 2)
+    return None
+
+
+def _defined_ok(acronym: str) -> bool:
+    low = acronym.lower()
+    plural = acronym.endswith("s") and acronym[:-1].isupper()
+    return not plural and low not in _COMMON_ACRONYMS and low.rstrip("s") not in _COMMON_ACRONYMS and low not in _KNOWN_NAMES
