@@ -88,7 +88,7 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
     """(word weights, mean content words of a real title) on the rows' abstracts and titles."""
     import numpy as np
     from generator.title.candidates import about_our_work, title_sentences
-    from generator.title.choose import _RARITY
+    from generator.title.choose import _LEXICON, _RARITY
     from generator.title.salience import word_features
 
     xs, ys, lengths = [], [], []
@@ -96,7 +96,8 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
         real = set(content(r.title))
         lengths.append(len(content(r.title)))
         sentences = title_sentences(r.text)
-        for word, values in word_features(sentences, [about_our_work(s) for s in sentences], _RARITY).items():
+        # each abstract is left out of the lexicon's counts: its own title must not tell it its words
+        for word, values in word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, real).items():
             xs.append(values)
             ys.append(float(word in real))
     x, y = np.array(xs), np.array(ys)
@@ -115,14 +116,15 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
 def log_loss(rows, model) -> float:
     """Mean log loss of the word model on the rows' words (to compare fitted and other venues)."""
     from generator.title.candidates import about_our_work, title_sentences
-    from generator.title.choose import _RARITY
+    from generator.title.choose import _LEXICON, _RARITY
     from generator.title.salience import word_features
 
     total, n = 0.0, 0
     for r in rows:
         real = set(content(r.title))
         sentences = title_sentences(r.text)
-        probs = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY))
+        own = real if r.fitted else None
+        probs = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own))
         for word, p in probs.items():
             p = min(max(p, 1e-9), 1 - 1e-9)
             total -= math.log(p) if word in real else math.log(1 - p)
@@ -144,6 +146,30 @@ def write_common(rows, path: Path) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
+def write_lexicon(rows, path: Path) -> None:
+    """For each word of at least LEXICON_MIN of the rows' abstracts: how many hold it, and how
+    many of their titles do too (content words as ROUGE-1 reads them)."""
+    from generator.title.candidates import title_sentences
+    from generator.title.choose import content_words
+    from generator.title.salience import LEXICON_MIN
+
+    held, titled = Counter(), Counter()
+    words_total = titles_total = 0
+    for r in rows:
+        real = set(content(r.title))
+        words = {w for s in title_sentences(r.text) for w in content_words(s)}
+        held.update(words)
+        titled.update(words & real)
+        words_total += len(words)
+        titles_total += len(words & real)
+    kept = sorted((w for w, n in held.items() if n >= LEXICON_MIN), key=lambda w: (-held[w], w))
+    data = {"about": "How often the fitted venues' titles hold each word their abstracts hold (words of at least "
+                     f"{LEXICON_MIN} abstracts); written by benchmarks/fit_titles.py, do not edit.",
+            "abstracts": len(rows), "prior": round(titles_total / words_total, 6), "smoothing": 5.0,
+            "words": {w: [held[w], titled[w]] for w in kept}}
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ridge", type=float, default=1.0)
@@ -155,17 +181,19 @@ def main() -> int:
     from generator.title import choose
     from generator.title.choose import COMMON_FILE, FEATURES, WEIGHTS_FILE
     from generator.title.candidates import candidates
-    from generator.title.salience import WORD_FEATURES, WordModel
+    from generator.title.salience import LEXICON_FILE, WORD_FEATURES, WordModel
 
     rows = load_titled()
     write_common([r for r in rows if r.fitted], COMMON_FILE)
+    importlib.reload(choose)  # the lexicon's words are read as the rarity of the new common words says
+    write_lexicon([r for r in rows if r.fitted], LEXICON_FILE)
     importlib.reload(choose)
     word_weights, title_words = fit_word_model([r for r in rows if r.fitted])
     model = WordModel(tuple(word_weights), title_words)
     fitted, reported = [], []
     for r in rows:
         found = choose._named_first(candidates(r.text))
-        ctx = choose.context(r.text, model)
+        ctx = choose.context(r.text, model, set(content(r.title)) if r.fitted else None)
         group = ([choose.features(c, ctx) for c in found], [rouge1(c.composed(), r.title) for c in found])
         (fitted if r.fitted else reported).append(group)
     weights = fit(fitted, args.ridge)

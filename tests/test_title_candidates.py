@@ -253,11 +253,12 @@ def test_a_capitalised_word_in_s_is_a_noun_not_a_verb() -> None:
 # -- word salience --------------------------------------------------------------------------
 
 def test_word_features_read_each_word_once_with_where_and_how_it_is_written() -> None:
-    from generator.title.salience import WORD_FEATURES, word_features
+    from generator.title.salience import WORD_FEATURES, Lexicon, word_features
 
     sentences = ["Sparse graphs are everywhere", "We propose GraphLearn for sparse graphs",
                  "GraphLearn learns them quickly"]
-    found = word_features(sentences, [False, True, False], {})
+    lexicon = Lexicon({"graphs": (20, 10)}, 0.05, 5.0)
+    found = word_features(sentences, [False, True, False], {}, lexicon)
     at = {name: i for i, name in enumerate(WORD_FEATURES)}
     assert "for" not in found and "are" not in found  # stop words are no title words
     graph = found["graphlearn"]
@@ -268,12 +269,21 @@ def test_word_features_read_each_word_once_with_where_and_how_it_is_written() ->
     assert sparse[at["capitalised"]] == 0.0  # capitalised only where it opens a sentence
     assert sparse[at["in_opening"]] == 1.0 and sparse[at["repeated"]] == 1.0
     assert found["quickly"][at["ly"]] == 1.0
+    math = __import__("math")
+    # titles held "graphs" 10 times in 20 abstracts, smoothed by 5 abstracts' worth of the 5% prior
+    p = (10 + 5 * 0.05) / (20 + 5)
+    assert found["graphs"][at["title_prior"]] == pytest.approx(math.log(p / (1 - p)))
+    assert found["graphs"][at["log_abstracts"]] == pytest.approx(math.log1p(20))
+    # an abstract the lexicon counted is left out of it when the fit reads it
+    own = word_features(sentences, [False, True, False], {}, lexicon, own={"graphs"})
+    p = (9 + 5 * 0.05) / (19 + 5)
+    assert own["graphs"][at["title_prior"]] == pytest.approx(math.log(p / (1 - p)))
 
 
 def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
     from generator.title.salience import WordModel
 
-    model = WordModel(tuple([0.0] * 21), 6.0)
+    model = WordModel(tuple([0.0] * 23), 6.0)
     probs = {"graph": 0.9, "sparse": 0.6, "quickly": 0.05}
     assert model.expected_f(["graph", "sparse"], probs) == pytest.approx(2 * 1.5 / 8)
     assert model.expected_f(["graph", "sparse"], probs) > model.expected_f(["graph", "sparse", "quickly"], probs)

@@ -38,6 +38,7 @@ from .words import (
     _WH_START,
 )
 from .phrases import (
+    can_end,
     noun_phrases,
     _appositive,
     _described,
@@ -126,6 +127,8 @@ def _topic(sentences: list[str]) -> list[str]:
         while words and words[0].lower() in _ARTICLES:
             words = words[1:]
         words = _trim(words)
+        if len(words) == 1 and not can_end(words[0].lower()):
+            words = []  # "Autonomous driving stacks fuse ...": its capital is the sentence's, not a name's
         if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
             return words
     return []

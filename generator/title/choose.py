@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,7 +22,7 @@ from ..errors import WordsError
 from ..text import first_sentence, plain
 from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
-from .salience import WORD_FEATURES, WordModel, word_features
+from .salience import WORD_FEATURES, WordModel, load_lexicon, word_features
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
 
 _NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
@@ -52,7 +52,9 @@ class Context:
 KEY_TERMS = 6
 
 
-def context(text: str, model: WordModel | None = None) -> Context:
+def context(text: str, model: WordModel | None = None, own_title: Collection[str] | None = None) -> Context:
+    """What the features need of the abstract; ``own_title`` only for the fit (the real title's
+    words of an abstract the title-word lexicon counted, which it then leaves out)."""
     body = plain(text)
     first = first_sentence(body)
     counts = Counter(_WORD.findall(body.lower()))
@@ -61,7 +63,7 @@ def context(text: str, model: WordModel | None = None) -> Context:
     keys = sorted(weight, key=lambda w: (-weight[w], w))[:KEY_TERMS]
     model = model or fitted_word_model()
     sentences = title_sentences(text)
-    salience = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY))
+    salience = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own_title))
     return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {}, salience, model)
 
 
@@ -148,6 +150,7 @@ def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
 
 
 _RARITY = load_rarity()
+_LEXICON = load_lexicon()
 _VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(encoding="utf-8"))["share"].items()
                          if share > COMMON_SHARE)
 

@@ -248,7 +248,7 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
 # Words that may join two parts of one noun phrase ("learning of sparse codes for images").
 _JOINS = frozenset("of for in on with and via from under over across between without through using".split())
 # A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
-_VERB_NEXT = frozenset("we it they which that who to can may will".split())
+_VERB_NEXT = frozenset("we it they which that who to can may will have has had".split())
 MAX_PHRASE_WORDS = 10
 # Words that open a subordinate clause: the phrases after them are details.
 _SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby whose".split())
@@ -267,6 +267,13 @@ def _verb_after_singular(prev: str, word: str) -> bool:
     (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase (a capitalised
     one is a noun: "Markov Decision Processes")."""
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
+
+
+def _plural_noun(word: str) -> bool:
+    """A lower-case plural ("networks", "studies"): a lower-case word after it is its verb
+    ("Coordinate networks benefit from ..."), since English modifies with the singular
+    ("network training"). Not "analysis", "class", "physics", "various", "status"."""
+    return word.islower() and len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "ous"))
 
 
 _ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
@@ -326,7 +333,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         elif run and low in _JOINS:
             run.append(tok)
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
-                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)):
+                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)) \
+                or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             close()
             skip_next = low in _VERB_NEXT
         else:

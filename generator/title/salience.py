@@ -5,7 +5,10 @@ word by word (every abstract gives a label for each of its words) than title by 
 choice per abstract). Each distinct word of the abstract gets a few interpretable features:
 how often it occurs, whether in the opening sentence or in a sentence about the paper's own
 work, whether the authors capitalise it, how rare it is in ML abstracts, which of the word
-lists of ``words.yml`` it belongs to. A logistic model of them, fitted on real titles by
+lists of ``words.yml`` it belongs to, and how often titles hold it when abstracts do (a
+lexicon of the words of at least :data:`LEXICON_MIN` fitted abstracts, ``title_words.json``:
+"learning" and "networks" often, "paper" and "results" never). A logistic model of them,
+fitted on real titles by
 ``benchmarks/fit_titles.py`` (``word_weights`` in ``weights.json``), gives each word the
 probability that the title holds it. A candidate's expected ROUGE-1 F against the unknown
 real title follows: twice the sum of its words' probabilities over its length plus the
@@ -15,18 +18,54 @@ Reading an abstract's words is one pass over its sentences: linear in its length
 """
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import WordsError
 
 from .words import _BACKGROUND_VERBS, _CANNOT_END, _FILLER, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS
 
 WORD_FEATURES = (
     "bias", "log_count", "repeated", "in_opening", "first_position", "in_ours", "capitalised", "acronym",
     "rarity", "rarity_count", "digits", "length", "generic", "vague", "not_domain", "verb", "cannot_end",
-    "ing", "ly", "log_ours_count", "log_early_count",
+    "ing", "ly", "log_ours_count", "log_early_count", "title_prior", "log_abstracts",
 )
+LEXICON_FILE = Path(__file__).with_name("title_words.json")
+# Only words this many fitted abstracts hold are in the lexicon: a word of a few papers
+# would remember those papers' titles rather than say how titles use it.
+LEXICON_MIN = 10
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """How often titles hold each common word when their abstracts do."""
+
+    counts: dict[str, tuple[int, int]]  # word -> (abstracts holding it, titles among them holding it)
+    prior: float  # the share of all abstract words that titles hold
+    smoothing: float  # abstracts' worth of the prior added to each word's counts
+
+    def values(self, word: str, own: Collection[str] | None = None) -> tuple[float, float]:
+        """(log-odds that a title holds the word, log of the abstracts holding it). ``own``: the
+        real title's words, when the abstract is one of those counted (the fit leaves it out)."""
+        n, t = self.counts.get(word, (0, 0))
+        if own is not None and n:
+            n, t = n - 1, t - (word in own)
+        p = (t + self.smoothing * self.prior) / (n + self.smoothing)
+        return math.log(p / (1 - p)), math.log1p(n)
+
+
+def load_lexicon(path: Path = LEXICON_FILE) -> Lexicon:
+    shown = f"generator/title/{path.name}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        counts = {w: (int(n), int(t)) for w, (n, t) in data["words"].items()}
+        return Lexicon(counts, float(data["prior"]), float(data["smoothing"]))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise WordsError(f"cannot read the title-word lexicon: {e}; run benchmarks/fit_titles.py", shown) from None
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -41,10 +80,11 @@ class _Seen:
     acronym: bool = False  # written with two capitals or more
 
 
-def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[str, float]) -> dict[str, list[float]]:
+def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[str, float], lexicon: Lexicon,
+                  own: Collection[str] | None = None) -> dict[str, list[float]]:
     """Each content word of the sentences (lower-cased, as :func:`.choose.content_words` reads
     a title) with its values of :data:`WORD_FEATURES`; ``ours`` marks the sentences in which
-    the paper speaks of its own work."""
+    the paper speaks of its own work; ``own`` is for the fit (see :meth:`Lexicon.values`)."""
     seen: dict[str, _Seen] = {}
     for i, sentence in enumerate(sentences):
         mine = ours[i]
@@ -74,6 +114,7 @@ def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[s
             float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
             float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
             float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(s.ours), math.log1p(s.early),
+            *lexicon.values(word, own),
         ]
     return out
 
