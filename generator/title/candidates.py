@@ -59,6 +59,7 @@ from .names import (
     _is_nameish,
     _name_elsewhere,
     _own_name,
+    _rare_capitalised,
     _defined_name,
     _name_from_links,
     _name_span,
@@ -196,14 +197,22 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
                             and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
                         long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
+                    else:
+                        # "termed Generative Adversarial Nets for inference of Individualized Treatment
+                        # Effects (GANITE)": a long form that runs past the capitalised words
+                        defined = next((d for d in defs.values() if d[0] == start and d[1] - start > 1), None)
+                        if defined:
+                            long, name = tokens[defined[0]:defined[1]], defined[2]
                     # a coined name the authors give ("a Q&A architecture called QANet") outranks a
                     # name-like word met first in the object of "we propose"
                     named = not n.group(0).lower().startswith("namely")  # "namely X" restates, it does not name
-                    score = 5 if named and _is_nameish(name.split()[0]) and " " not in name else \
+                    coined = _is_nameish(name.split()[0]) or _rare_capitalised(name)  # "called Autostacker"
+                    score = 5 if named and coined and " " not in name else \
                         4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
                     if best is None or score > best.score:
                         best = _Contribution(name, long, desc, score)
-        if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low):
+        if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
+                                                 or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
             own = _own_name(sentence)
             if own and (best is None or own.name != best.name):
                 best = own

@@ -12,10 +12,12 @@ from .words import (
     _CLAUSE,
     _COMMON_ACRONYMS,
     _GENERIC,
+    _ANAPHORA,
     _APPOSITIVE_INTRO,
     _COMMON_WORDS,
     _CONTRIBUTION_FORMS,
     _KNOWN_NAMES,
+    _MODIFIER_SUFFIXES,
     _NAME_PREFIXES,
     _NAMEISH,
     _PREPOSITIONS,
@@ -57,6 +59,10 @@ def _is_nameish(word: str) -> bool:
         prefix = bare.split("-", 1)[0]
         if len(prefix) > 1 and prefix not in _NAME_PREFIXES:
             return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
+    if "-" in bare and bare.rsplit("-", 1)[1].lower() in _MODIFIER_SUFFIXES:
+        return False  # "GRaph-based", "CNN-like": a modifier made of a name
+    if "-" in bare and any(part in _SMALL for part in bare.split("-")[1:-1]):
+        return False  # "Data-to-Text", "Sequence-to-Sequence": a compound around a small word
     return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
 
 
@@ -206,7 +212,9 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
         if i in long_at:
             paren, (first, last, acr) = long_at[i]
             # "a method for music structure analysis (MSA)": a term after a preposition is the task
-            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS):
+            # ("a novel approach of X (ACR)": after a kind of thing and "of", X is the thing itself)
+            kind_of = len(pre) >= 2 and pre[-1].lower() == "of" and pre[-2].lower().rstrip("s") in _GENERIC
+            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS and not kind_of):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
         paren = _paren_name(tokens, i, kind=bool(pre) and pre[-1].lower().rstrip("s") in _GENERIC) if tok == "(" else None
@@ -243,7 +251,7 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             return _Contribution(tok, _expansion(tokens, i + 1), _appositive(tokens, i + 1), 4)
         if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
                 and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
-                and (pre and pre[-1].lower() in _W["naming_verbs"]
+                and (pre and pre[-1].lower() in _W["naming_verbs"] or (i + 1 < len(tokens) and tokens[i + 1] == "(")
                      or not any(_paren_name(tokens, k) for k in range(i + 1, min(i + 5, len(tokens))) if tokens[k] == "(")):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
             introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
@@ -267,7 +275,7 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
 
 # "Our framework, Text2Mesh, stylizes ...", "a transformer network --- TheGlueNote --- which ...",
 # "... of humans in motion (H-NeRF)" in a sentence of ours.
-_OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*(?: [A-Z][\w@+\-.]*){0,2}),")
+_OUR_NAME = re.compile(r"\b(?:[Oo]ur|[Tt]his (?:new|novel|proposed)) (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*(?: [A-Z][\w@+\-.]*){0,2})(?:,| \()")
 
 
 _DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|–)")
@@ -386,7 +394,7 @@ _KIND_APPOSITIVE = re.compile(
 )
 # "DeePa is a deep learning framework ...", "VisuaLLM is a Python library ...": a sentence
 # that opens with a coined name and says what it is.
-_IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+])(?: \([^()]*\))? (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) )|(?=[a-z]{3,}[^s\W]s ))")
+_IS_A = re.compile(r"^(?:The )?([A-Za-z][\w@+\-]*[\w+])(?: \([^()]*\))? (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) )|(?=[a-z]{3,}[^s\W]s ))")
 
 
 # "One such technology is TinyForest, a compact library ...": a coined name with what it is.
@@ -422,8 +430,12 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
         # a coined name opening a sentence about what it does ("CyCADA adapts ...", "VisuaLLM is a
         # Python library"); a rare capitalised word only when the abstract comes back to it
         # ("Sum-Product networks are ..." and "Locally-Lipschitz functions ..." are compounds in Title Case)
-        if m and _plausible_name(m[1]) and not _TITLE_COMPOUND.match(m[1]) \
-                and (_is_nameish(m[1]) or (_rare_capitalised(m[1]) and text.count(m[1]) >= 2)):
+        # a rare capitalised word only where the abstract says what it is ("Espresso is a compact
+        # library") and writes it so again: "Retinal prostheses restore ..." opens with an adjective
+        definition = m is not None and m.group(0).endswith((" a ", " an ", " first "))
+        if m and _plausible_name(m[1]) and not _TITLE_COMPOUND.match(m[1]) and m[1].lower() not in _ANAPHORA \
+                and (_is_nameish(m[1]) or (definition and not m.group(0).startswith("The ")
+                                           and _rare_capitalised(m[1]) and text.count(m[1]) >= 2)):
             if not m.group(0).endswith((" a ", " an ", " first ")):
                 return _Contribution(m[1], [], [], 3)  # "CyCADA adapts ...": a verb says what it does, not what it is
             tokens = tokenize(sentence)
@@ -443,6 +455,8 @@ _OWN_PATTERNS = (
     re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?{_NAME_WORD}\s+(?:{_HEADS})s?\b"),
     re.compile(rf"\b(?:[Oo]ur|[Tt]he\s+(?:proposed|resulting))\s+(?:[\w-]+\s+){{0,2}}?(?:{_HEADS})s?\s+\({_NAME_WORD}\)"),
     _OUR_NAME,
+    re.compile(rf"{_NAME_WORD}\s*[:,]\s+an?\s+(?:novel|new)\s"),  # "in SchNet: a novel deep learning architecture"
+    re.compile(rf"^(?:With|Through|Using|Via)\s+{_NAME_WORD},\s+we\s"),  # "With OpinionConv, we develop ..."
 )
 
 

@@ -53,6 +53,9 @@ _NAME_PREFIXES = _W["name_prefixes"]
 _ADVERBS = _W["adverbs"]
 
 
+_MODIFIER_SUFFIXES = _W["modifier_suffixes"]
+
+
 def _common_words() -> frozenset[str]:
     """The most common words of the fitted venues' abstracts (``common_words.json``, written by
     ``benchmarks/fit_titles.py``): a lower-case word outside them may be a coined name ("mixup")."""
