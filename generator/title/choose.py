@@ -22,7 +22,7 @@ from ..errors import WordsError
 from ..text import first_sentence, plain
 from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
-from .salience import WORD_FEATURES, WordModel, load_lexicon, word_features
+from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
 
 _NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
@@ -45,7 +45,7 @@ class Context:
     opening: frozenset[str]
     keys: frozenset[str]  # the abstract's key terms: its repeated, rare words
     values: dict  # word -> its per-word feature values, filled as candidates are scored
-    salience: dict[str, float]  # word -> the probability that the real title holds it
+    salience: Salience  # word -> the probability that the real title holds it
     model: WordModel
 
 
@@ -63,7 +63,7 @@ def context(text: str, model: WordModel | None = None, own_title: Collection[str
     keys = sorted(weight, key=lambda w: (-weight[w], w))[:KEY_TERMS]
     model = model or fitted_word_model()
     sentences = title_sentences(text)
-    salience = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own_title))
+    salience = Salience(AbstractWords(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own_title), model)
     return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {}, salience, model)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,15 +70,58 @@ def load_lexicon(path: Path = LEXICON_FILE) -> Lexicon:
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
 
-@dataclass
-class _Seen:
-    count: int = 0
-    first: int = 0  # index of the first sentence holding it
-    opening: bool = False
-    ours: int = 0  # occurrences in sentences about the paper's own work
-    early: int = 0  # occurrences in the first two sentences
-    capitalised: bool = False  # written with a capital other than at a sentence's start
-    acronym: bool = False  # written with two capitals or more
+class AbstractWords:
+    """The statistics of an abstract's content words, gathered in one pass over its sentences
+    (counted in bulk: a record per word updated per token was the stage's slowest part), and
+    each word's :data:`WORD_FEATURES` computed when asked for: only the words of candidates are."""
+
+    def __init__(self, sentences: Sequence[str], ours: Sequence[bool], rarity: dict[str, float], lexicon: Lexicon,
+                 own: Collection[str] | None = None):
+        self.rarity, self.lexicon, self.own = rarity, lexicon, own
+        self.n = len(sentences) or 1
+        self.count: Counter[str] = Counter()
+        self.ours: Counter[str] = Counter()
+        self.early: Counter[str] = Counter()
+        self.first: dict[str, int] = {}
+        self.opening: frozenset[str] = frozenset()
+        self.capitalised: set[str] = set()  # written with a capital other than at a sentence's start
+        self.acronym: set[str] = set()  # written with two capitals or more
+        for i, sentence in enumerate(sentences):
+            tokens = _WORD.findall(sentence)
+            words = [t for t in _WORD.findall(sentence.lower()) if t not in _STOP]
+            self.count.update(words)
+            if ours[i]:
+                self.ours.update(words)
+            if i < 2:
+                self.early.update(words)
+            if i == 0:
+                self.opening = frozenset(words)
+            for w in words:
+                self.first.setdefault(w, i)
+            for k, token in enumerate(tokens):
+                if not token.islower() and not token.isdigit():
+                    low = token.lower()
+                    if k and token[:1].isupper():
+                        self.capitalised.add(low)
+                    if sum(c.isupper() for c in token) >= 2:
+                        self.acronym.add(low)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.count
+
+    def features(self, word: str) -> list[float]:
+        """The word's values of :data:`WORD_FEATURES` (it must be a content word of the abstract)."""
+        count, ours = self.count[word], self.ours[word]
+        r = self.rarity.get(word, 1.0)
+        log_count = math.log1p(count)
+        return [
+            1.0, log_count, float(count >= 2), float(word in self.opening), self.first[word] / self.n, float(ours > 0),
+            float(word in self.capitalised), float(word in self.acronym), r, r * log_count, float(word.isdigit()),
+            min(len(word), 12) / 12, float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
+            float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
+            float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(ours), math.log1p(self.early[word]),
+            *self.lexicon.values(word, self.own),
+        ]
 
 
 def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[str, float], lexicon: Lexicon,
@@ -85,38 +129,28 @@ def word_features(sentences: Sequence[str], ours: Sequence[bool], rarity: dict[s
     """Each content word of the sentences (lower-cased, as :func:`.choose.content_words` reads
     a title) with its values of :data:`WORD_FEATURES`; ``ours`` marks the sentences in which
     the paper speaks of its own work; ``own`` is for the fit (see :meth:`Lexicon.values`)."""
-    seen: dict[str, _Seen] = {}
-    for i, sentence in enumerate(sentences):
-        mine = ours[i]
-        for k, m in enumerate(_WORD.finditer(sentence)):
-            token = m.group(0)
-            word = token.lower()
-            if word in _STOP:
-                continue
-            s = seen.get(word)
-            if s is None:
-                s = seen[word] = _Seen(first=i)
-            s.count += 1
-            s.opening |= i == 0
-            s.ours += mine
-            s.early += i < 2
-            if token != word:
-                s.capitalised |= k > 0 and token[:1].isupper()
-                s.acronym |= sum(c.isupper() for c in token) >= 2
-    n = len(sentences) or 1
-    out = {}
-    for word, s in seen.items():
-        r = rarity.get(word, 1.0)
-        log_count = math.log1p(s.count)
-        out[word] = [
-            1.0, log_count, float(s.count >= 2), float(s.opening), s.first / n, float(s.ours > 0),
-            float(s.capitalised), float(s.acronym), r, r * log_count, float(word.isdigit()), min(len(word), 12) / 12,
-            float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
-            float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
-            float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(s.ours), math.log1p(s.early),
-            *lexicon.values(word, own),
-        ]
-    return out
+    words = AbstractWords(sentences, ours, rarity, lexicon, own)
+    return {w: words.features(w) for w in words.count}
+
+
+class Salience:
+    """The probability that the real title holds each word, computed on first asking (0 for a
+    word the abstract does not hold)."""
+
+    def __init__(self, words: AbstractWords, model: "WordModel"):
+        self.words, self.model, self.known = words, model, {}
+
+    def get(self, word: str, default: float = 0.0) -> float:
+        p = self.known.get(word)
+        if p is None:
+            p = self.known[word] = self.model.probability(self.words.features(word)) if word in self.words else default
+        return p
+
+    def items(self):
+        return ((w, self.get(w)) for w in self.words.count)
+
+    def __getitem__(self, word: str) -> float:
+        return self.get(word)
 
 
 @dataclass(frozen=True)
@@ -127,14 +161,14 @@ class WordModel:
     weights: tuple[float, ...]
     title_words: float
 
-    def probabilities(self, features: dict[str, list[float]]) -> dict[str, float]:
-        out = {}
-        for word, values in features.items():
-            z = sum(v * w for v, w in zip(values, self.weights))
-            out[word] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-        return out
+    def probability(self, values: Sequence[float]) -> float:
+        z = sum(v * w for v, w in zip(values, self.weights))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def expected_f(self, words: Sequence[str], probabilities: dict[str, float]) -> float:
+    def probabilities(self, features: dict[str, list[float]]) -> dict[str, float]:
+        return {word: self.probability(values) for word, values in features.items()}
+
+    def expected_f(self, words: Sequence[str], probabilities) -> float:
         """The expected ROUGE-1 F of a title of these content words (repeats count once)."""
         if not words:
             return 0.0
