@@ -425,3 +425,19 @@ def test_a_rare_capitalised_word_opening_a_sentence_with_a_verb_is_no_name() -> 
     text = ("Retinal prostheses restore some vision. Retinal implants stimulate cells. We learn a metric on neural "
             "responses that predicts perceived similarity.")
     assert not derive_title(text).startswith("Retinal:"), derive_title(text)
+
+
+@pytest.mark.parametrize("word, ends", [
+    ("descent", True), ("alignment", True), ("environment", True), ("agent", True), ("speed", True),
+    ("coefficient", True), ("boundary", True), ("efficient", False), ("significant", False), ("numerous", False),
+])
+def test_nouns_that_end_like_adjectives_can_end_a_title(word: str, ends: bool) -> None:
+    assert can_end(word) is ends
+
+
+def test_a_composed_title_ending_on_a_title_cased_adjective_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    assert not _whole(Candidate("Success of Deep Learning in Numerous", "topic", 0))
+    assert _whole(Candidate("Deep Learning in ImageNet", "topic", 0))

@@ -226,7 +226,10 @@ def _whole(c: Candidate) -> bool:
     # "WAGE: Method Termed as WAGE for ...": the tail names the method again instead of saying what it is
     if not _NAMING_WORDS.isdisjoint(low) or (name and name in low):
         return False
-    return can_end(words[-1]) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+    last = words[-1]
+    if c.title and last[:1].isupper() and last[1:].islower():
+        last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
+    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
 
 
 def _is_named(c: Candidate) -> bool:

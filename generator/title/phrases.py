@@ -277,6 +277,7 @@ def _plural_noun(word: str) -> bool:
 
 
 _ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
+_NOUN_ENDS = ("ment", "eed")
 
 
 @lru_cache(maxsize=65536)
@@ -291,6 +292,8 @@ def can_end(word: str) -> bool:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
         return low not in _FILLER  # a capitalised word is a name, whatever its ending
+    if low.endswith(_NOUN_ENDS):
+        return True  # "alignment", "environment", "speed": noun endings that look like "-ent", "-ed"
     return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
 
 
