@@ -441,3 +441,11 @@ def test_a_composed_title_ending_on_a_title_cased_adjective_is_not_whole() -> No
 
     assert not _whole(Candidate("Success of Deep Learning in Numerous", "topic", 0))
     assert _whole(Candidate("Deep Learning in ImageNet", "topic", 0))
+
+
+def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_count() -> None:
+    from generator.title.phrases import _phrase
+
+    words = tokens("Precise localization of evidence regions in Document Visual Question Answering is crucial")
+    assert _phrase(words, 0, limit=9) == ["Precise", "localization", "of", "evidence", "regions"]
+    assert _phrase(words, 0, limit=12) == words[:10]  # within the limit: the whole phrase

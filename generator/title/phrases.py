@@ -89,6 +89,13 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         out.append(tok)
         i += 1
+    if len(out) >= limit and not wh and i < len(tokens) and tokens[i] not in ",;:)]" \
+            and tokens[i].lower() not in _CLAUSE and tokens[i].lower() not in _BACKGROUND_VERBS:
+        # the limit fell inside the phrase ("... in Document Visual Question | Answering"): end it
+        # before its last preposition, where a shorter noun phrase ends, not at the count
+        last = max((j for j in range(2, len(out)) if out[j].lower() in _PREPOSITIONS), default=0)
+        if last:
+            out = out[:last]
     return out
 
 
