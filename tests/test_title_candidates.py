@@ -269,6 +269,9 @@ def test_word_features_read_each_word_once_with_where_and_how_it_is_written() ->
     assert sparse[at["capitalised"]] == 0.0  # capitalised only where it opens a sentence
     assert sparse[at["in_opening"]] == 1.0 and sparse[at["repeated"]] == 1.0
     assert found["quickly"][at["ly"]] == 1.0
+    # "sparse graphs" comes twice: both its words are of a repeated term; "quickly" is not
+    assert sparse[at["in_repeated_pair"]] == 1.0 and found["graphs"][at["in_repeated_pair"]] == 1.0
+    assert found["quickly"][at["in_repeated_pair"]] == 0.0
     math = __import__("math")
     # titles held "graphs" 10 times in 20 abstracts, smoothed by 5 abstracts' worth of the 5% prior
     p = (10 + 5 * 0.05) / (20 + 5)
@@ -283,7 +286,7 @@ def test_word_features_read_each_word_once_with_where_and_how_it_is_written() ->
 def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
     from generator.title.salience import WordModel
 
-    model = WordModel(tuple([0.0] * 23), 6.0)
+    model = WordModel(tuple([0.0] * 24), 6.0)
     probs = {"graph": 0.9, "sparse": 0.6, "quickly": 0.05}
     assert model.expected_f(["graph", "sparse"], probs) == pytest.approx(2 * 1.5 / 8)
     assert model.expected_f(["graph", "sparse"], probs) > model.expected_f(["graph", "sparse", "quickly"], probs)

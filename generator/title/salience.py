@@ -33,7 +33,7 @@ from .words import _BACKGROUND_VERBS, _CANNOT_END, _FILLER, _GENERIC, _NOT_DOMAI
 WORD_FEATURES = (
     "bias", "log_count", "repeated", "in_opening", "first_position", "in_ours", "capitalised", "acronym",
     "rarity", "rarity_count", "digits", "length", "generic", "vague", "not_domain", "verb", "cannot_end",
-    "ing", "ly", "log_ours_count", "log_early_count", "title_prior", "log_abstracts",
+    "ing", "ly", "log_ours_count", "log_early_count", "title_prior", "log_abstracts", "in_repeated_pair",
 )
 LEXICON_FILE = Path(__file__).with_name("title_words.json")
 # Only words this many fitted abstracts hold are in the lexicon: a word of a few papers
@@ -86,9 +86,12 @@ class AbstractWords:
         self.opening: frozenset[str] = frozenset()
         self.capitalised: set[str] = set()  # written with a capital other than at a sentence's start
         self.acronym: set[str] = set()  # written with two capitals or more
+        pairs: Counter[tuple[str, str]] = Counter()  # adjacent content words ("gradient descent")
         for i, sentence in enumerate(sentences):
             tokens = _WORD.findall(sentence)
-            words = [t for t in _WORD.findall(sentence.lower()) if t not in _STOP]
+            lowered = _WORD.findall(sentence.lower())
+            pairs.update((a, b) for a, b in zip(lowered, lowered[1:]) if a not in _STOP and b not in _STOP)
+            words = [t for t in lowered if t not in _STOP]
             self.count.update(words)
             if ours[i]:
                 self.ours.update(words)
@@ -105,6 +108,8 @@ class AbstractWords:
                         self.capitalised.add(low)
                     if sum(c.isupper() for c in token) >= 2:
                         self.acronym.add(low)
+        # words of a term the abstract repeats: its multiword terms are what titles name
+        self.paired = {w for pair, n in pairs.items() if n >= 2 for w in pair}
 
     def __contains__(self, word: str) -> bool:
         return word in self.count
@@ -120,7 +125,7 @@ class AbstractWords:
             min(len(word), 12) / 12, float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
             float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
             float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(ours), math.log1p(self.early[word]),
-            *self.lexicon.values(word, self.own),
+            *self.lexicon.values(word, self.own), float(word in self.paired),
         ]
 
 
