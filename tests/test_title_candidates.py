@@ -452,3 +452,25 @@ def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_cou
     words = tokens("Precise localization of evidence regions in Document Visual Question Answering is crucial")
     assert _phrase(words, 0, limit=9) == ["Precise", "localization", "of", "evidence", "regions"]
     assert _phrase(words, 0, limit=12) == words[:10]  # within the limit: the whole phrase
+
+
+@pytest.mark.parametrize("text, start", [
+    pytest.param("Health records are sparse. To address this, we propose a Graph-based Attention Model, GRAMX that "
+                 "supplements electronic health records with medical ontologies.", "GRAMX: ", id="kind-comma-NAME-that"),
+    pytest.param("Images have parts. We present 3C-GANX: a novel multiple generator structure for images.", "3C-GANX: ",
+                 id="name-opening-with-a-digit"),
+    pytest.param("Mixed regression is hard. In this work, we study a novel convex estimator MixLassoX for the estimation "
+                 "of generalized mixed regression.", "MixLassoX: ", id="a-novel-thing-we-study"),
+    pytest.param("Dialogue needs grounding. We propose a novel approach of Compositional Counterfactual Contrastive "
+                 "Learning (C3) for video-grounded dialogues.", "C3: ", id="digit-repeats-a-letter-of-the-acronym"),
+])
+def test_names_introduced_in_passing(text: str, start: str) -> None:
+    assert derive_title(text).startswith(start), derive_title(text)
+
+
+@pytest.mark.parametrize("word", ["CNN/Daily", "theSpatial", "DEEP"])
+def test_words_that_look_coined_but_are_not(word: str) -> None:
+    from generator.title.names import _is_nameish
+
+    assert not _is_nameish(word)
+    assert _is_nameish("iStoryline") and _is_nameish("3C-GAN") and not _is_nameish("2-SUM")

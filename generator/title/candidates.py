@@ -216,8 +216,16 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             own = _own_name(sentence)
             if own and (best is None or own.name != best.name):
                 best = own
-        if not subject:
+        if not subject or (best is None and (" novel " in low or " new " in low)):
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
+            if s and (best is None or best.score < 3) and (" novel " in low or " new " in low):
+                # "we study a novel convex estimator MixLasso for ...": a new thing studied is ours
+                studied = tokenize(sentence)
+                found = _contribution_in(studied, len(tokenize(sentence[: s.end()])), bold, _definitions(studied))
+                if found and found.name.lower() not in _KNOWN_NAMES:
+                    best = dataclasses.replace(found, score=3)
+            if s and subject:
+                s = None
             if s:
                 subject = _subject(_abbreviate(tokenize(sentence[s.end():])))
                 if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):

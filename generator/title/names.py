@@ -22,6 +22,7 @@ from .words import (
     _NAMEISH,
     _PREPOSITIONS,
     _SMALL,
+    _STOP,
     _TITLE_COMPOUND,
     _W,
 )
@@ -53,8 +54,19 @@ def _bold_appositive(name: str, sentences: list[str]) -> list[str]:
     return []
 
 
+_LOWER_START = re.compile(r"[a-z]+")
+
+
 def _is_nameish(word: str) -> bool:
     bare = word.strip("\"'“”‘’")
+    if "/" in bare:
+        return False  # "CNN/Daily", "I/O": two things, not one name
+    if bare.isupper() and bare.isalpha() and bare.lower() in _COMMON_WORDS:
+        return False  # "DEEP", "NEW": a common word in capitals (titles and headings), not a coined name
+    if bare[:1].islower():
+        start = _LOWER_START.match(bare)
+        if start and len(start[0]) > 1 and start[0] in _STOP:
+            return False  # "theSpatial": a space missing after "the", not "iStoryline"
     if bare[:1].islower() and "-" in bare:
         prefix = bare.split("-", 1)[0]
         if len(prefix) > 1 and prefix not in _NAME_PREFIXES:
@@ -103,9 +115,13 @@ def _is_subsequence(needle: str, hay: str) -> bool:
     return all(c in it for c in needle)
 
 
+_REPEAT = re.compile(r"([A-Za-z])([2-4])(?!\d)")
+
+
 def _long_form(words: list[str], acronym: str) -> tuple[int, int]:
     """(k, n): the n words from ``words[-k]`` on spell out ``(acronym)``; (0, 0) if none do."""
-    letters = "".join(c for c in acronym if c.isalnum()).lower()
+    # "C3" is three words in C, "A2C" two in A and one in C: a digit after a letter repeats it
+    letters = _REPEAT.sub(lambda m: m[1] * int(m[2]), "".join(c for c in acronym if c.isalnum())).lower()
     if acronym.endswith("s") and acronym[:-1].upper() == acronym[:-1]:
         letters = letters[:-1]
     if not letters:
@@ -254,7 +270,9 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
                 and (pre and pre[-1].lower() in _W["naming_verbs"] or (i + 1 < len(tokens) and tokens[i + 1] == "(")
                      or not any(_paren_name(tokens, k) for k in range(i + 1, min(i + 5, len(tokens))) if tokens[k] == "(")):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
-            introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
+            # "a GRaph-based Attention Model, GRAM that ...": set off after what kind of thing it is
+            kind_comma = len(pre) >= 2 and pre[-1] == "," and pre[-2].lower().rstrip("s") in _GENERIC
+            introduced = not plain or kind_comma or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
                 or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
             if not introduced:
                 return None
@@ -449,7 +467,7 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
 # Net-Trim algorithm", "our method (SMASH)", "the resulting approach (PEWA)", "our algorithm,
 # DFacTo,". Stronger evidence than an acronym defined in passing ("Alternating Least Squares
 # (ALS)"), which is often a part or a baseline.
-_NAME_WORD = r"([A-Za-z][\w@+\-.]*[\w+])"
+_NAME_WORD = r"(?<![\w@+\-.])([A-Za-z0-9][\w@+\-.]*[\w+])"  # a whole word: not "C-GAN" of "3C-GAN"
 _OWN_PATTERNS = (
     re.compile(rf"\b(?:[Oo]ur|[Tt]he)\s+(?:proposed|resulting)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_NAME_WORD}(?![\w(])(?!\s*\()"),
     re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?{_NAME_WORD}\s+(?:{_HEADS})s?\b"),

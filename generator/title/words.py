@@ -148,7 +148,8 @@ _SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "mo
 _WEAK_SUBJECT_VERBS = _forms({"analyze", "analyse", "evaluate", "assess", "compare", "examine", "focus"})
 
 
-_NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
+# (a name may open with a digit when it goes on with capitals and a hyphen: "3C-GAN")
+_NAMEISH = re.compile(r"^(?=[A-Za-z]|\d[A-Z]+-[A-Z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
 
 
 _CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
