@@ -474,3 +474,11 @@ def test_words_that_look_coined_but_are_not(word: str) -> None:
 
     assert not _is_nameish(word)
     assert _is_nameish("iStoryline") and _is_nameish("3C-GAN") and not _is_nameish("2-SUM")
+
+
+def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    assert not _whole(Candidate("CR: Unlearning Framework CPU for Incorporating Conformal Prediction", "named", 1))
+    assert _whole(Candidate("CR: Metric for Reliable Assessment of Forgetting Quality", "named", 1))

@@ -226,6 +226,8 @@ def _whole(c: Candidate) -> bool:
     # "WAGE: Method Termed as WAGE for ...": the tail names the method again instead of saying what it is
     if not _NAMING_WORDS.isdisjoint(low) or (name and name in low):
         return False
+    if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
+        return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
