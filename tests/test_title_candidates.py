@@ -463,3 +463,17 @@ def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
 
     assert not _whole(Candidate("CR: Unlearning Framework CPU for Incorporating Conformal Prediction", "named", 1))
     assert _whole(Candidate("CR: Metric for Reliable Assessment of Forgetting Quality", "named", 1))
+
+
+@pytest.mark.parametrize("sentence, phrase", [
+    ("Despite impressive recent advances in reinforcement learning, agents fail", ["reinforcement", "learning"]),
+    ("Recent works have shown that sparse attention helps", None),  # the literature, not a subject
+    ("The Bayesian MAB problem in recent years has drawn attention", ["Bayesian", "MAB", "problem"]),
+])
+def test_the_literature_and_the_time_are_no_part_of_a_phrase(sentence: str, phrase: list[str] | None) -> None:
+    from generator.title.candidates import _phrases
+
+    found = [words for _, _, words in _phrases([sentence])]
+    assert not any(w.lower() in ("recent", "despite", "works", "years") for words in found for w in words), found
+    if phrase:
+        assert phrase in found, found

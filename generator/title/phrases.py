@@ -5,6 +5,7 @@ import re
 from functools import lru_cache
 
 from .words import (
+    _SUBORDINATORS,
     _ADJECTIVE_LIKE_NOUNS,
     _ADVERBS,
     _CANNOT_END,
@@ -317,8 +318,10 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             return
         words = list(run)
         while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
-                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES):
-            words = words[1:]
+                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
+                         or words[0].lower() in _SUBORDINATORS):
+            words = words[1:]  # "Despite impressive advances in X": the phrase is what follows
+        words = _without_time(words)
         while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
             words = words[2:]  # "deployed on embedded devices": a participle and its preposition
         words = _end_at_phrase(words)
@@ -351,6 +354,20 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             run.append(tok)
     close()
     return out
+
+
+_TIME_NOUNS = frozenset("years decades decade times days".split())
+_TIME_MODIFIERS = frozenset("recent past last few several".split())
+
+
+def _without_time(words: list[str]) -> list[str]:
+    """The phrase without a closing "in recent years" or "over the past decade": when, not what."""
+    n = len(words)
+    if n >= 4 and words[-1].lower() in _TIME_NOUNS:
+        for k in range(n - 2, max(n - 5, 0), -1):
+            if words[k].lower() in ("in", "over", "during", "for") and any(w.lower() in _TIME_MODIFIERS for w in words[k + 1:]):
+                return words[:k]
+    return words
 
 
 def _end_at_phrase(words: list[str]) -> list[str]:

@@ -164,7 +164,7 @@ _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 _ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
 
 
-_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such"})
+_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
 
 
 _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
@@ -212,7 +212,8 @@ _APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
 
 
 _LEAD_IN = re.compile(
-    r"^(?:(?:recent|rapid|significant|remarkable|great)\s+)?(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
+    r"^(?:(?:recent|rapid|significant|remarkable|great|impressive|tremendous|considerable|substantial|major|"
+    r"enormous|dramatic|promising|latest)\s+){0,3}(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
     re.I,
 )
 
