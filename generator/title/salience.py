@@ -151,9 +151,6 @@ class Salience:
             p = self.known[word] = self.model.probability(self.words.features(word)) if word in self.words else default
         return p
 
-    def items(self):
-        return ((w, self.get(w)) for w in self.words.count)
-
     def __getitem__(self, word: str) -> float:
         return self.get(word)
 
