@@ -1,12 +1,20 @@
 """Fit the title stage's choice weights (``generator/title/weights.json``) on real titles.
 
-Every candidate title of every abstract of the fitted venues (NeurIPS 2013-2018, see
-``benchmarks/titled.py``) is a row of :data:`generator.title.choose.FEATURES`; its target
-is the ROUGE-1 F of the candidate against the real title. Features and targets are
-centred within each abstract, so the fit learns which of an abstract's candidates is
-better, not which abstracts are easy; then a ridge least-squares fit (plain Python: a
-few features) gives one weight per feature. The script prints the chosen titles' ROUGE-1
-on the fitted and on the other venues, and writes the weights.
+Two fits, both on the fitted venues only (NeurIPS 2013-2018, see ``benchmarks/titled.py``):
+
+1. The word model (:mod:`generator.title.salience`): every distinct content word of every
+   abstract is a row of :data:`~generator.title.salience.WORD_FEATURES`, labelled by whether
+   the real title holds it; a logistic regression (Newton's method, numpy: 280,000 rows) gives
+   ``word_weights``, and the real titles' mean number of content words is ``title_words``.
+2. The choice: every candidate title of every abstract is a row of
+   :data:`generator.title.choose.FEATURES` (one of which, ``expected_f``, comes from the word
+   model); its target is the ROUGE-1 F of the candidate against the real title. Features and
+   targets are centred within each abstract, so the fit learns which of an abstract's
+   candidates is better, not which abstracts are easy; then a ridge least-squares fit gives
+   one weight per feature.
+
+The script prints the chosen titles' ROUGE-1 on the fitted and on the other venues, and
+writes both into ``generator/title/weights.json``.
 
     .venv/bin/python benchmarks/fit_titles.py [--ridge 1.0] [--dry-run]
 """
@@ -14,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import re
 from collections import Counter
 import json
@@ -23,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.titled import FITTED, available, load_titled, skip_message  # noqa: E402
-from benchmarks.titles import rouge1  # noqa: E402
+from benchmarks.titles import content, rouge1  # noqa: E402
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -75,15 +84,89 @@ def chosen_rouge(groups, weights) -> float:
     return statistics.fmean(picks)
 
 
+def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[float], float]:
+    """(word weights, mean content words of a real title) on the rows' abstracts and titles."""
+    import numpy as np
+    from generator.title.candidates import about_our_work, title_sentences
+    from generator.title.choose import _LEXICON, _RARITY
+    from generator.title.salience import word_features
+
+    xs, ys, lengths = [], [], []
+    for r in rows:
+        real = set(content(r.title))
+        lengths.append(len(content(r.title)))
+        sentences = title_sentences(r.text)
+        # each abstract is left out of the lexicon's counts: its own title must not tell it its words
+        for word, values in word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, real).items():
+            xs.append(values)
+            ys.append(float(word in real))
+    x, y = np.array(xs), np.array(ys)
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        gradient = x.T @ (y - p) - ridge * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w += step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return [float(v) for v in w], statistics.fmean(lengths)
+
+
+def log_loss(rows, model) -> float:
+    """Mean log loss of the word model on the rows' words (to compare fitted and other venues)."""
+    from generator.title.candidates import about_our_work, title_sentences
+    from generator.title.choose import _LEXICON, _RARITY
+    from generator.title.salience import word_features
+
+    total, n = 0.0, 0
+    for r in rows:
+        real = set(content(r.title))
+        sentences = title_sentences(r.text)
+        own = real if r.fitted else None
+        probs = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own))
+        for word, p in probs.items():
+            p = min(max(p, 1e-9), 1 - 1e-9)
+            total -= math.log(p) if word in real else math.log(1 - p)
+            n += 1
+    return total / max(n, 1)
+
+
 COMMON_WORDS = 4000
 
 
 def write_common(rows, path: Path) -> None:
     """The share of the fitted abstracts each of their most common words is in."""
     df = Counter(w for r in rows for w in set(_WORD.findall(r.text.lower())))
-    share = {w: round(n / len(rows), 5) for w, n in df.most_common(COMMON_WORDS)}
+    # ties in word order, not in the order of a set (which changes from run to run)
+    top = sorted(df.items(), key=lambda kv: (-kv[1], kv[0]))[:COMMON_WORDS]
+    share = {w: round(n / len(rows), 5) for w, n in top}
     data = {"about": "Share of the fitted venues' abstracts holding each of their most common words; "
                      "written by benchmarks/fit_titles.py, do not edit.", "abstracts": len(rows), "share": share}
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def write_lexicon(rows, path: Path) -> None:
+    """For each word of at least LEXICON_MIN of the rows' abstracts: how many hold it, and how
+    many of their titles do too (content words as ROUGE-1 reads them)."""
+    from generator.title.candidates import title_sentences
+    from generator.title.choose import content_words
+    from generator.title.salience import LEXICON_MIN
+
+    held, titled = Counter(), Counter()
+    words_total = titles_total = 0
+    for r in rows:
+        real = set(content(r.title))
+        words = {w for s in title_sentences(r.text) for w in content_words(s)}
+        held.update(words)
+        titled.update(words & real)
+        words_total += len(words)
+        titles_total += len(words & real)
+    kept = sorted((w for w, n in held.items() if n >= LEXICON_MIN), key=lambda w: (-held[w], w))
+    data = {"about": "How often the fitted venues' titles hold each word their abstracts hold (words of at least "
+                     f"{LEXICON_MIN} abstracts); written by benchmarks/fit_titles.py, do not edit.",
+            "abstracts": len(rows), "prior": round(titles_total / words_total, 6), "smoothing": 5.0,
+            "words": {w: [held[w], titled[w]] for w in kept}}
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
@@ -98,14 +181,19 @@ def main() -> int:
     from generator.title import choose
     from generator.title.choose import COMMON_FILE, FEATURES, WEIGHTS_FILE
     from generator.title.candidates import candidates
+    from generator.title.salience import LEXICON_FILE, WORD_FEATURES, WordModel
 
     rows = load_titled()
     write_common([r for r in rows if r.fitted], COMMON_FILE)
+    importlib.reload(choose)  # the lexicon's words are read as the rarity of the new common words says
+    write_lexicon([r for r in rows if r.fitted], LEXICON_FILE)
     importlib.reload(choose)
+    word_weights, title_words = fit_word_model([r for r in rows if r.fitted])
+    model = WordModel(tuple(word_weights), title_words)
     fitted, reported = [], []
     for r in rows:
         found = choose._named_first(candidates(r.text))
-        ctx = choose.context(r.text)
+        ctx = choose.context(r.text, model, set(content(r.title)) if r.fitted else None)
         group = ([choose.features(c, ctx) for c in found], [rouge1(c.composed(), r.title) for c in found])
         (fitted if r.fitted else reported).append(group)
     weights = fit(fitted, args.ridge)
@@ -116,8 +204,13 @@ def main() -> int:
     print(f"{'ROUGE-1, rules first':<28}{first(fitted):>12.3f}{first(reported):>14.3f}")
     print(f"{'ROUGE-1, fitted choice':<28}{chosen_rouge(fitted, weights):>12.3f}{chosen_rouge(reported, weights):>14.3f}")
     print(f"{'ROUGE-1, best candidate':<28}{oracle(fitted):>12.3f}{oracle(reported):>14.3f}")
+    print(f"{'word model log loss':<28}{log_loss([r for r in rows if r.fitted], model):>12.4f}"
+          f"{log_loss([r for r in rows if not r.fitted], model):>14.4f}")
     print("\nweights:")
     for f, w in zip(FEATURES, weights):
+        print(f"  {f:<16}{w:+.3f}")
+    print(f"\nword weights (a real title holds {title_words:.2f} content words):")
+    for f, w in zip(WORD_FEATURES, word_weights):
         print(f"  {f:<16}{w:+.3f}")
     if not args.dry_run:
         data = {
@@ -126,6 +219,8 @@ def main() -> int:
             "fitted_on": list(FITTED),
             "ridge": args.ridge,
             "weights": {f: round(w, 4) for f, w in zip(FEATURES, weights)},
+            "word_weights": {f: round(w, 4) for f, w in zip(WORD_FEATURES, word_weights)},
+            "title_words": round(title_words, 3),
         }
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {WEIGHTS_FILE}")

@@ -313,7 +313,8 @@ _WORD_LISTS = (
     "stop_words", "small_words", "contribution_verbs", "subject_verbs", "evaluation_nouns", "naming_verbs",
     "clause_words", "filler_adjectives", "generic_heads", "common_acronyms", "availability_words",
     "subordinators", "background_verbs", "light_verbs", "contribution_gerunds", "vague_nouns",
-    "self_reference", "known_names", "not_domain_words", "adjective_like_nouns", "not_link_names", "cannot_end",
+    "self_reference", "known_names", "name_prefixes", "modifier_suffixes", "adverbs", "not_domain_words", "adjective_like_nouns", "not_link_names",
+    "cannot_end",
 )
 # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
 _WORDS = "words (quote on, no, yes)"

@@ -91,6 +91,20 @@ def test_phrases_are_not_read_from_subordinate_clauses() -> None:
     found = noun_phrases(tokens("We study hybrid learning in adversarial games, where the learner receives "
                                 "both delayed and partial feedback"))
     assert not any("feedback" in p for p in found), found
+    found = noun_phrases(tokens("We extend the construction to a family of losses whose on-policy gradients match "
+                                "those of the divergence"))
+    assert not any("gradients" in p for p in found), found
+
+
+def test_the_topic_is_not_read_past_an_opening_about_our_work() -> None:
+    from generator.title.candidates import _topic
+
+    ours = ["We study hybrid learning in adversarial games, where the learner receives delayed feedback",
+            "Delayed feedback allows exploration against any comparator"]
+    assert _topic(ours) == []
+    background = ["In many games, delayed feedback allows exploration against any comparator",
+                  "We study hybrid learning in adversarial games"]
+    assert _topic(background) != []
 
 
 # -- candidates of every kind ---------------------------------------------------------------
@@ -181,3 +195,285 @@ def test_titles_of_real_abstracts_end_where_a_phrase_can_end() -> None:
     rows = load_titled()[::40]
     cut = [(r.where, t) for r in rows if is_fragment(t := derive_title(r.text))]
     assert len(cut) <= len(rows) // 50, cut
+
+
+# -- how abstracts name their method ----------------------------------------------------------
+
+@pytest.mark.parametrize("text, start", [
+    pytest.param("Samplers for diffusion models are slow. We build a sampler from two short chains of steps. "
+                 "We name our proposed sampler QuickMix to reflect its speed.", "QuickMix: ",
+                 id="name-our-proposed-x-NAME"),
+    pytest.param("Vision transformers mix tokens with attention. We propose a new MLP-style block called GateNet, "
+                 "which mixes tokens with learned gates.", "GateNet: ", id="called-name-beats-a-name-like-modifier"),
+    pytest.param("Deep classifiers overfit small data sets. In this work we propose blendout, a simple regularizer "
+                 "that blends hidden units of two examples. blendout improves accuracy.", "blendout: ",
+                 id="lower-case-coined-name-with-appositive"),
+    pytest.param("We build a corpus of annotated proofs, which we call e-PROOF, and train provers on it.", "e-PROOF",
+                 id="one-letter-prefix-name"),
+    pytest.param("Gated networks route inputs to experts. We call our approach Sparse Gated Mixture Networks, or SGMN. "
+                 "SGMN halves the cost of routing.", "SGMN: Sparse Gated Mixture Networks",
+                 id="long-form-or-acronym"),
+    pytest.param("Inverse optimal control is slow on long horizons. We propose the Quickstep algorithm, a softened "
+                 "search technique for inverse optimal control.", "Quickstep: ", id="the-NAME-algorithm"),
+    pytest.param("Sums of convex functions are common in learning. We propose a primal-dual method (Lantern) which "
+                 "updates a random subset of dual variables.", "Lantern: ", id="capitalised-word-bracketed-after-its-kind"),
+    pytest.param("Domain shift hurts segmentation models. CoTune adapts features at the pixel and the feature level. "
+                 "It needs no aligned pairs.", "CoTune: ", id="coined-name-opening-a-sentence-with-its-verb"),
+    pytest.param("Sequence models forget. Attention helps them remember. We train them on long texts. "
+                 "We propose DocNet: a novel encoder-decoder supplementary architecture.", "DocNet: ",
+                 id="contribution-among-the-closing-sentences-is-no-pointer-to-code"),
+    pytest.param("Visual analytics supports machine learning. In this paper, we propose an ontology (ONTO4ML) for a "
+                 "subarea of VA, namely “VA-assisted ML”. The purpose of ONTO4ML is to describe workflows.",
+                 "ONTO4ML: ", id="namely-restates-it-does-not-name"),
+    pytest.param("Treatment effects are hard to estimate. Our method, termed Generative Networks for inference "
+                 "of Treatment Effects (GNITE), learns counterfactuals. GNITE outperforms baselines.",
+                 "GNITE: ", id="naming-verb-long-form-past-the-capitalised-words"),
+    pytest.param("Style transfer across domains is hard. We introduce XGANO (\"Cross-GANO\"), a dual adversarial "
+                 "autoencoder for semantic style transfer.", "XGANO: ", id="alias-in-brackets-after-the-name"),
+    pytest.param("Model selection is costly. This work provides an automatic machine learning (AutoML) modelling "
+                 "architecture called Autostackr. Autostackr stacks models.", "Autostackr: ",
+                 id="called-rare-capitalised-word-beats-a-defined-acronym"),
+    pytest.param("Dialogue systems need grounding. We propose a novel approach of Compositional Counterfactual "
+                 "Contrastive Learning (CoCoCL) for video-grounded dialogues.", "CoCoCL: ", id="approach-of-long-form"),
+    pytest.param("Molecules need equivariant models. We apply those layers in SchNetX: a novel deep learning "
+                 "architecture modeling quantum interactions in molecules.", "SchNetX: ", id="name-colon-a-novel"),
+    pytest.param("Sales talk is rare in dialogue data. With OpinionConvX, we develop the first conversational AI "
+                 "for simulating sales conversations.", "OpinionConvX: ", id="with-name-we"),
+    pytest.param("Feature selection lacks guarantees. This new method, DeepPINKX (Deep feature selection using "
+                 "Paired-Input Nonlinear Knockoffs), is applied to simulated data.", "DeepPINKX: ",
+                 id="this-new-method-NAME"),
+    pytest.param("Two-sample tests are costly. The B-testX uses a smaller than quadratic number of kernel "
+                 "evaluations.", "B-testX: ", id="the-NAME-verb"),
+    pytest.param("Health records are sparse. To address this, we propose a Graph-based Attention Model, GRAMX that "
+                 "supplements electronic health records with medical ontologies.", "GRAMX: ", id="kind-comma-NAME-that"),
+    pytest.param("Images have parts. We present 3C-GANX: a novel multiple generator structure for images.", "3C-GANX: ",
+                 id="name-opening-with-a-digit"),
+    pytest.param("Mixed regression is hard. In this work, we study a novel convex estimator MixLassoX for the estimation "
+                 "of generalized mixed regression.", "MixLassoX: ", id="a-novel-thing-we-study"),
+    pytest.param("Dialogue needs grounding. We propose a novel approach of Compositional Counterfactual Contrastive "
+                 "Learning (C3) for video-grounded dialogues.", "C3: ", id="digit-repeats-a-letter-of-the-acronym"),
+])
+def test_how_abstracts_name_their_method(text: str, start: str) -> None:
+    assert derive_title(text).startswith(start), derive_title(text)
+
+
+def test_a_plural_with_an_appositive_is_not_a_name() -> None:
+    text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
+            "processors, and propose coded computation for linear transforms.")
+    assert not derive_title(text).startswith("stragglers"), derive_title(text)
+
+
+def test_a_coined_name_is_written_as_its_authors_write_it() -> None:
+    always_lower = "We propose blendout, a regularizer for small data. In essence, blendout mixes hidden units."
+    assert derive_title(always_lower).startswith("blendout: ")
+    opens_a_sentence = "We introduce flipmix, an efficient method for decorrelating gradients. Flipmix also vectorizes evolution."
+    assert derive_title(opens_a_sentence).startswith("Flipmix: ")
+    inner_capital = "We developed iSketch, an authoring tool for storyline layouts that users steer."
+    assert derive_title(inner_capital).startswith("iSketch: ")
+
+
+def test_a_capitalised_word_in_s_is_a_noun_not_a_verb() -> None:
+    found = noun_phrases(tokens("We study learning in adversarial Markov Decision Processes with delayed feedback"))
+    assert any("Processes" in p for p in found), found
+
+
+# -- word salience --------------------------------------------------------------------------
+
+def test_word_features_read_each_word_once_with_where_and_how_it_is_written() -> None:
+    from generator.title.salience import WORD_FEATURES, Lexicon, word_features
+
+    sentences = ["Sparse graphs are everywhere", "We propose GraphLearn for sparse graphs",
+                 "GraphLearn learns them quickly"]
+    lexicon = Lexicon({"graphs": (20, 10)}, 0.05, 5.0)
+    found = word_features(sentences, [False, True, False], {}, lexicon)
+    at = {name: i for i, name in enumerate(WORD_FEATURES)}
+    assert "for" not in found and "are" not in found  # stop words are no title words
+    graph = found["graphlearn"]
+    assert graph[at["log_count"]] == pytest.approx(__import__("math").log1p(2))
+    assert graph[at["capitalised"]] == 1.0 and graph[at["acronym"]] == 1.0 and graph[at["in_ours"]] == 1.0
+    assert graph[at["in_opening"]] == 0.0 and graph[at["first_position"]] == pytest.approx(1 / 3)
+    sparse = found["sparse"]
+    assert sparse[at["capitalised"]] == 0.0  # capitalised only where it opens a sentence
+    assert sparse[at["in_opening"]] == 1.0 and sparse[at["repeated"]] == 1.0
+    assert found["quickly"][at["ly"]] == 1.0
+    # "sparse graphs" comes twice: both its words are of a repeated term; "quickly" is not
+    assert sparse[at["in_repeated_pair"]] == 1.0 and found["graphs"][at["in_repeated_pair"]] == 1.0
+    assert found["quickly"][at["in_repeated_pair"]] == 0.0
+    math = __import__("math")
+    # titles held "graphs" 10 times in 20 abstracts, smoothed by 5 abstracts' worth of the 5% prior
+    p = (10 + 5 * 0.05) / (20 + 5)
+    assert found["graphs"][at["title_prior"]] == pytest.approx(math.log(p / (1 - p)))
+    assert found["graphs"][at["log_abstracts"]] == pytest.approx(math.log1p(20))
+    # an abstract the lexicon counted is left out of it when the fit reads it
+    own = word_features(sentences, [False, True, False], {}, lexicon, own={"graphs"})
+    p = (9 + 5 * 0.05) / (19 + 5)
+    assert own["graphs"][at["title_prior"]] == pytest.approx(math.log(p / (1 - p)))
+
+
+def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
+    from generator.title.salience import WordModel
+
+    model = WordModel(tuple([0.0] * 24), 6.0)
+    probs = {"graph": 0.9, "sparse": 0.6, "quickly": 0.05}
+    assert model.expected_f(["graph", "sparse"], probs) == pytest.approx(2 * 1.5 / 8)
+    assert model.expected_f(["graph", "sparse"], probs) > model.expected_f(["graph", "sparse", "quickly"], probs)
+    assert model.expected_f(["graph", "graph"], probs) < model.expected_f(["graph"], probs)  # a repeat adds length only
+    assert model.expected_f([], probs) == 0.0
+
+
+def test_the_fitted_word_model_prefers_the_papers_own_terms_to_adverbs() -> None:
+    from generator.title.choose import context
+
+    text = ("Sparse graphs are everywhere. We propose GraphLearn, a solver for sparse graphs. "
+            "GraphLearn learns sparse graphs quickly and reliably.")
+    salience = context(text).salience
+    assert salience["graphlearn"] > salience["quickly"] and salience["sparse"] > salience["reliably"]
+
+
+def test_a_word_model_that_does_not_fit_names_the_file(tmp_path: Path) -> None:
+    from generator.title.choose import load_word_model
+
+    bad = tmp_path / "weights.json"
+    bad.write_text(json.dumps({"weights": {}, "word_weights": {"bias": 1.0}, "title_words": 6}), encoding="utf-8")
+    with pytest.raises(WordsError, match=r"weights\.json.*'word_weights' must give a number for each feature"):
+        load_word_model(bad)
+
+
+def test_an_abstract_of_one_overlong_word_still_gets_a_title() -> None:
+    assert derive_title("A" * 2000) == "Untitled"
+
+
+# -- where a phrase may end ------------------------------------------------------------------
+
+def test_a_phrase_too_long_for_the_title_is_cut_only_where_a_noun_phrase_ends() -> None:
+    from generator.title.compose import _fit
+
+    words = "mechanism for robust and efficient multimodal sentiment prediction".split()
+    assert _fit(words, 100) == words
+    # not "mechanism for robust": the adjective belongs to the noun after "and"
+    assert _fit(words, 30) == ["mechanism"]
+    # no place within the budget where a noun phrase ends: no words, not a cut one
+    assert _fit("very long words without any boundary".split(), 10) == []
+
+
+def test_an_adverb_between_to_and_its_verb_does_not_leave_the_verb_in_a_phrase() -> None:
+    found = noun_phrases(tokens("To further stabilize alignment learning, we develop a consistency scheme"))
+    assert not any("stabilize" in p for p in found), found
+    assert ["alignment", "learning"] in found
+
+
+def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    again = Candidate("", "named", 1, 0, True, ("method", "termed", "as", "WAGE", "for", "integers"), "WAGE")
+    assert not _whole(again)
+    assert _whole(again._replace(words=("method", "for", "low-bitwidth", "integers")))
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Our proposed FD-Net achieves the best accuracy on three data sets", "FD-Net"),
+    ("The proposed DifSeg consistently improves over the baselines", "DifSeg"),
+    ("Our Net-Prune algorithm prunes a trained network layer by layer", "Net-Prune"),
+    ("We validate our method (SMASHER) on two benchmarks", "SMASHER"),
+    ("The resulting approach (PEWAX) is based on sampling", "PEWAX"),
+    ("Our algorithm, DFacTor, only requires two products", "DFacTor"),
+    ("The proposed NonconvEx primal-dual SpliTTing (NESTX) algorithm splits the problem", "NESTX"),
+])
+def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
+    from generator.title.names import _own_name
+
+    found = _own_name(sentence)
+    assert found is not None and found.name == name
+
+
+@pytest.mark.parametrize("sentence", [
+    "Our ADMM-based method prunes a trained network",  # a modifier, not a name
+    "Our experiments on ImageNet show gains",
+    "The proposed Sum-Product networks are deep",  # a compound in Title Case
+    "Our PyTorch implementation is fast",
+])
+def test_words_after_our_that_are_no_name(sentence: str) -> None:
+    from generator.title.names import _own_name
+
+    assert _own_name(sentence) is None
+
+
+def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
+    text = ("We propose a distributed alternating least squares (ALS) scheme for tensor factorization. "
+            "Our algorithm, DFacTor, only requires two matrix-vector products. DFacTor is easy to run.")
+    assert derive_title(text).startswith("DFacTor: "), derive_title(text)
+
+
+def test_an_acronym_our_contribution_defines_in_title_case_names_it() -> None:
+    from generator.title.names import _defined_name
+
+    found = _defined_name(["We propose a Capsule Projection Network (CapProNet) for image classification"], [True])
+    assert found is not None and (found.name, found.long) == ("CapProNet", ["Capsule", "Projection", "Network"])
+    reversed_form = _defined_name(["We propose a new bound, the GILBO (Generative Information Lower BOund)"], [True])
+    assert reversed_form is not None and reversed_form.name == "GILBO"
+    # used, not contributed; a plural names a class of things; lower case is a concept
+    assert _defined_name(["We use a Deep Convolutional Generative Adversarial Network (DCGANX)"], [True]) is None
+    assert _defined_name(["We propose to solve Partially Observed Decision Processes (PODPs)"], [True]) is None
+    assert _defined_name(["We propose a maximum mean discrepancy (MMDX) test"], [True]) is None
+
+
+def test_a_rare_capitalised_word_opening_a_sentence_with_a_verb_is_no_name() -> None:
+    text = ("Retinal prostheses restore some vision. Retinal implants stimulate cells. We learn a metric on neural "
+            "responses that predicts perceived similarity.")
+    assert not derive_title(text).startswith("Retinal:"), derive_title(text)
+
+
+@pytest.mark.parametrize("word, ends", [
+    ("descent", True), ("alignment", True), ("environment", True), ("agent", True), ("speed", True),
+    ("coefficient", True), ("boundary", True), ("efficient", False), ("significant", False), ("numerous", False),
+])
+def test_nouns_that_end_like_adjectives_can_end_a_title(word: str, ends: bool) -> None:
+    assert can_end(word) is ends
+
+
+def test_a_composed_title_ending_on_a_title_cased_adjective_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    assert not _whole(Candidate("Success of Deep Learning in Numerous", "topic", 0))
+    assert _whole(Candidate("Deep Learning in ImageNet", "topic", 0))
+
+
+def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_count() -> None:
+    from generator.title.phrases import _phrase
+
+    words = tokens("Precise localization of evidence regions in Document Visual Question Answering is crucial")
+    assert _phrase(words, 0, limit=9) == ["Precise", "localization", "of", "evidence", "regions"]
+    assert _phrase(words, 0, limit=12) == words[:10]  # within the limit: the whole phrase
+
+
+@pytest.mark.parametrize("word", ["GRaph-based", "CNN-like", "Data-to-Text", "Sequence-to-Sequence", "CNN/Daily",
+                                  "theSpatial", "DEEP", "2-SUM"])
+def test_words_that_look_coined_but_are_not(word: str) -> None:
+    from generator.title.names import _is_nameish
+
+    assert not _is_nameish(word)
+    assert _is_nameish("iStoryline") and _is_nameish("3C-GAN") and _is_nameish("Log-DenseNet") and _is_nameish("e-SNLI")
+
+
+def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    assert not _whole(Candidate("CR: Unlearning Framework CPU for Incorporating Conformal Prediction", "named", 1))
+    assert _whole(Candidate("CR: Metric for Reliable Assessment of Forgetting Quality", "named", 1))
+
+
+@pytest.mark.parametrize("sentence, phrase", [
+    ("Despite impressive recent advances in reinforcement learning, agents fail", ["reinforcement", "learning"]),
+    ("Recent works have shown that sparse attention helps", None),  # the literature, not a subject
+    ("The Bayesian MAB problem in recent years has drawn attention", ["Bayesian", "MAB", "problem"]),
+])
+def test_the_literature_and_the_time_are_no_part_of_a_phrase(sentence: str, phrase: list[str] | None) -> None:
+    from generator.title.candidates import _phrases
+
+    found = [words for _, _, words in _phrases([sentence])]
+    assert not any(w.lower() in ("recent", "despite", "works", "years") for words in found for w in words), found
+    if phrase:
+        assert phrase in found, found

@@ -2,6 +2,7 @@
 its question), read from its sentences."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -13,10 +14,12 @@ from .words import (
     _ANAPHORA,
     _ARTICLES,
     _AVAILABILITY,
+    _ACRONYM,
     _CAPITALISED,
     _CLAUSE,
     _COMMON_ACRONYMS,
     _CONTRIBUTION,
+    _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
     _FRAME,
     _LEAD_IN,
@@ -35,6 +38,7 @@ from .words import (
     _WH_START,
 )
 from .phrases import (
+    can_end,
     noun_phrases,
     _appositive,
     _described,
@@ -54,6 +58,9 @@ from .names import (
     _definitions,
     _is_nameish,
     _name_elsewhere,
+    _own_name,
+    _rare_capitalised,
+    _defined_name,
     _name_from_links,
     _name_span,
 )
@@ -71,6 +78,16 @@ _LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "cur
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
+def title_sentences(text: str) -> list[str]:
+    """The sentences titles are read from (:func:`_sentences` of the plain text)."""
+    return _sentences(plain(text))
+
+
+def about_our_work(sentence: str) -> bool:
+    """Does the sentence speak of the paper's own work ("we", "our", "this paper")?"""
+    return _OURS_TEST.search(sentence) is not None
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
     out = sentences(text)
@@ -80,13 +97,17 @@ def _sentences(text: str) -> list[str]:
 
 
 def _points_elsewhere(sentence: str) -> bool:
-    return _AVAILABILITY.search(sentence.lower()) is not None
+    """Code, data or a page is available: "Code is at ...". Not "We propose MacNet: a novel
+    encoder-decoder supplementary architecture", which says what the paper offers."""
+    return _AVAILABILITY.search(sentence.lower()) is not None and _CONTRIBUTION.search(sentence) is None
 
 
 def _topic(sentences: list[str]) -> list[str]:
     """The subject of the first sentence that has one: what the paper is about."""
-    for sentence in sentences[:3]:
+    for index, sentence in enumerate(sentences[:3]):
         tokens = tokenize(sentence)
+        if index and _OURS_TEST.match(sentences[0]):
+            break  # "We study X ...": X is the subject; the next sentence is about a detail of it
         start = 0
         if tokens and tokens[0].lower() in _SUBORDINATORS:
             if "," not in tokens:
@@ -107,6 +128,8 @@ def _topic(sentences: list[str]) -> list[str]:
         while words and words[0].lower() in _ARTICLES:
             words = words[1:]
         words = _trim(words)
+        if len(words) == 1 and not can_end(words[0].lower()):
+            words = []  # "Autonomous driving stacks fuse ...": its capital is the sentence's, not a name's
         if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
             return words
     return []
@@ -133,13 +156,13 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     weak_subject = False
     unnamed: list[str] = []
     for sentence in sentences:
-        if quick and best and (best.long or not _is_generic(best.desc)) and (best.score >= 5 or not bold):
-            break
+        if quick and best and (best.long or not _is_generic(best.desc)) and best.score >= 5:
+            break  # a later sentence may still mark another name as ours ("Our algorithm, DFacTo, ...")
         low = sentence.lower()
         words = low.split()
         # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
         m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
-        n = None if (best and best.score >= 4) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        n = None if (best and best.score >= 5) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
         if m or n:
             tokens = tokenize(sentence)
             defs = _definitions(tokens) if "(" in sentence else {}
@@ -150,12 +173,14 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 best = found
             if not unnamed and not found:
                 unnamed = _unnamed(tokens, start)
-        if n and (best is None or best.score < 4):
+        if n and (best is None or best.score < 5):
             start = len(tokenize(sentence[: n.end()]))
-            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"):
+            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"
+                                        or _is_nameish(tokens[start])):
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
-                if name.lower().rstrip("s") not in _COMMON_ACRONYMS:
+                if name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
+                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP:
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
@@ -165,11 +190,42 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     pre = _drop_fillers(before[j:])
                     desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
                     long: list[str] = []
-                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")":
+                    if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")" \
+                            and (stop - start > 1 or not _is_nameish(name)):
+                        # "called Primary Ray-based Implicit Function (PRIF)"; not "named KSTER (KeySpace...)"
                         long, name = tokens[start:stop], tokens[stop + 1]
-                    best = _Contribution(name, long, desc, 4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3)
-        if not subject:
+                    elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
+                            and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
+                        long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
+                    else:
+                        # "termed Generative Adversarial Nets for inference of Individualized Treatment
+                        # Effects (GANITE)": a long form that runs past the capitalised words
+                        defined = next((d for d in defs.values() if d[0] == start and d[1] - start > 1), None)
+                        if defined:
+                            long, name = tokens[defined[0]:defined[1]], defined[2]
+                    # a coined name the authors give ("a Q&A architecture called QANet") outranks a
+                    # name-like word met first in the object of "we propose"
+                    named = not n.group(0).lower().startswith("namely")  # "namely X" restates, it does not name
+                    coined = _is_nameish(name.split()[0]) or _rare_capitalised(name)  # "called Autostacker"
+                    score = 5 if named and coined and " " not in name else \
+                        4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
+                    if best is None or score > best.score:
+                        best = _Contribution(name, long, desc, score)
+        if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
+                                                 or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
+            own = _own_name(sentence)
+            if own and (best is None or own.name != best.name):
+                best = own
+        if not subject or (best is None and (" novel " in low or " new " in low)):
             s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
+            if s and (best is None or best.score < 3) and (" novel " in low or " new " in low):
+                # "we study a novel convex estimator MixLasso for ...": a new thing studied is ours
+                studied = tokenize(sentence)
+                found = _contribution_in(studied, len(tokenize(sentence[: s.end()])), bold, _definitions(studied))
+                if found and found.name.lower() not in _KNOWN_NAMES:
+                    best = dataclasses.replace(found, score=3)
+            if s and subject:
+                s = None
             if s:
                 subject = _subject(_abbreviate(tokenize(sentence[s.end():])))
                 if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
@@ -178,6 +234,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
     if best is None or best.score < 3:
         best = _name_by_kind(sentences, text) or best
+    if best is None:
+        best = _defined_name(sentences, [about_our_work(s) for s in sentences])
     if best is None and bold:
         for b in bold:
             if _is_nameish(b.split()[0]) or len(b.split()) > 1:
@@ -187,6 +245,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
         if name:
             best = _Contribution(name, [], [], 1)
+    if best and best.name[:1].islower():
+        # "flipout" is "Flipout" where the authors open a sentence with it; "mixup" never is
+        upper = best.name[:1].upper() + best.name[1:]
+        if any(s.startswith(upper + " ") for s in sentences):
+            best = dataclasses.replace(best, name=upper)
     if not subject and not unnamed:
         subject = _question(sentences)
     if unnamed and unnamed[0].lower() in _ANAPHORA:

@@ -3,8 +3,9 @@ fitted on real titles (``weights.json``, written by ``benchmarks/fit_titles.py``
 
 The features say what kind of candidate it is, where the rules put it, how long it is,
 and how much its words are the abstract's own: repeated in the abstract, in its opening
-sentence, or only words every abstract uses. The best-scoring candidate is the title;
-the others, best first, tell clashing papers apart.
+sentence, or only words every abstract uses; and its expected ROUGE-1 F against the real
+title from how likely each of its words is to be a title word (:mod:`.salience`). The
+best-scoring candidate is the title; the others, best first, tell clashing papers apart.
 """
 from __future__ import annotations
 
@@ -12,23 +13,29 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, candidates
+from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
-from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS
+from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
+from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
+
+_NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 FEATURES = (*KINDS, "prior", "words", "words_squared", "repeated", "frequency", "opening", "generic", "fragment",
-            "late", "rarity", "key_terms", "coverage", "ours")
+            "late", "rarity", "key_terms", "coverage", "ours", "expected_f")
 COMMON_FILE = Path(__file__).with_name("common_words.json")
 # A word in more than this share of abstracts says little about any one of them.
-COMMON_SHARE = 0.05
+# (4%, not the benchmark's 5%: what is common on NeurIPS is commoner still at other venues,
+# and with the word model the choice took "Recurrent Neural Networks" for 1.9% of the
+# held-out abstracts; at 4% 0.6%, for 0.002 of ROUGE-1.)
+COMMON_SHARE = 0.04
 _WORD = re.compile(r"[a-z0-9]+")
 _COMMON = _GENERIC | _VAGUE | _NOT_DOMAIN
 
@@ -41,19 +48,26 @@ class Context:
     opening: frozenset[str]
     keys: frozenset[str]  # the abstract's key terms: its repeated, rare words
     values: dict  # word -> its per-word feature values, filled as candidates are scored
+    salience: Salience  # word -> the probability that the real title holds it
+    model: WordModel
 
 
 KEY_TERMS = 6
 
 
-def context(text: str) -> Context:
+def context(text: str, model: WordModel | None = None, own_title: Collection[str] | None = None) -> Context:
+    """What the features need of the abstract; ``own_title`` only for the fit (the real title's
+    words of an abstract the title-word lexicon counted, which it then leaves out)."""
     body = plain(text)
     first = first_sentence(body)
     counts = Counter(_WORD.findall(body.lower()))
     weight = {w: min(n, 5) * _RARITY.get(w, 1.0) for w, n in counts.items()
               if n >= 2 and w not in _STOP and w not in _COMMON and not w.isdigit()}
     keys = sorted(weight, key=lambda w: (-weight[w], w))[:KEY_TERMS]
-    return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {})
+    model = model or fitted_word_model()
+    sentences = title_sentences(text)
+    salience = Salience(AbstractWords(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own_title), model)
+    return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {}, salience, model)
 
 
 def content_words(title: str) -> list[str]:
@@ -88,22 +102,41 @@ def features(c: Candidate, ctx: Context) -> list[float]:
         *sums[4:],
         len(ctx.keys.intersection(words)) / KEY_TERMS,
         float(c.ours),
+        ctx.model.expected_f(words, ctx.salience),
     ]
 
 
-def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
-    """The fitted weights, one per feature; an error naming the file if they do not fit."""
+def _read_weights(path: Path) -> dict:
     shown = f"generator/title/{path.name}"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise WordsError(f"cannot read the fitted title weights: {e}", shown) from None
-    weights = data.get("weights") if isinstance(data, dict) else None
-    if not isinstance(weights, dict) or set(weights) != set(FEATURES) \
+    return data if isinstance(data, dict) else {}
+
+
+def _numbers(data: dict, key: str, names: Sequence[str], path: Path) -> tuple[float, ...]:
+    weights = data.get(key)
+    if not isinstance(weights, dict) or set(weights) != set(names) \
             or not all(isinstance(v, (int, float)) for v in weights.values()):
-        raise WordsError(f"'weights' must give a number for each feature: {', '.join(FEATURES)}; "
-                         "run benchmarks/fit_titles.py", shown)
-    return tuple(float(weights[f]) for f in FEATURES)
+        raise WordsError(f"'{key}' must give a number for each feature: {', '.join(names)}; "
+                         "run benchmarks/fit_titles.py", f"generator/title/{path.name}")
+    return tuple(float(weights[f]) for f in names)
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
+    """The fitted weights, one per feature; an error naming the file if they do not fit."""
+    return _numbers(_read_weights(path), "weights", FEATURES, path)
+
+
+def load_word_model(path: Path = WEIGHTS_FILE) -> WordModel:
+    """The fitted word model (``word_weights``, ``title_words``); an error naming the file if it does not fit."""
+    data = _read_weights(path)
+    weights = _numbers(data, "word_weights", WORD_FEATURES, path)
+    length = data.get("title_words")
+    if not isinstance(length, (int, float)) or length <= 0:
+        raise WordsError("'title_words' must be a positive number; run benchmarks/fit_titles.py", f"generator/title/{path.name}")
+    return WordModel(weights, float(length))
 
 
 def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
@@ -120,6 +153,7 @@ def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
 
 
 _RARITY = load_rarity()
+_LEXICON = load_lexicon()
 _VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(encoding="utf-8"))["share"].items()
                          if share > COMMON_SHARE)
 
@@ -128,6 +162,11 @@ _VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(enco
 def fitted_weights() -> tuple[float, ...]:
     """The weights of ``weights.json``, read on first use (the fit itself runs without them)."""
     return load_weights()
+
+
+@cache
+def fitted_word_model() -> WordModel:
+    return load_word_model()
 
 
 def score(values: Sequence[float], weights: Sequence[float]) -> float:
@@ -144,7 +183,7 @@ class Scorer:
         k = len(KINDS)
         self.kind = dict(zip(KINDS, weights[:k]))
         (self.prior, self.length, self.length2, *self.word_weights) = weights[k:k + 7]
-        self.fragment, self.late, rarity, key, self.coverage, self.ours = weights[k + 7:]
+        self.fragment, self.late, rarity, key, self.coverage, self.ours, self.expected = weights[k + 7:]
         self.word_weights += [rarity, key]
         self.words: dict[str, float] = {}
 
@@ -161,13 +200,16 @@ class Scorer:
         return (self.kind[c.kind] + self.prior / (1 + c.rank) + self.length * length + self.length2 * length * length
                 + total / (len(words) or 1) + self.fragment * (float(not can_end(last)) if last else 1.0)
                 + self.late * min(c.sentence, 5) / 5 + self.coverage * len(self.ctx.keys.intersection(words)) / KEY_TERMS
-                + self.ours * c.ours)
+                + self.ours * c.ours + self.expected * self.ctx.model.expected_f(words, self.ctx.salience))
 
 
-# What the authors state outright: their method's name with what it is, "we study X", or an
-# opening question. Such a first candidate of the rules is the title unless it is cut or says
-# nothing; the fitted choice decides the rest.
-STATED = ("named", "subject")
+# What the authors state outright: the question their abstract opens with (too rare in the
+# titled corpora to fit: a handful of abstracts). Such a first candidate of the rules is the
+# title unless it is cut or says nothing; the fitted choice decides the rest. Neither "we study
+# X" nor the named method with what it is is locked in any more: with the word model the
+# choice among all candidates (among those holding the name, when there is one) beat both on
+# the fitted venues and as much on the others (ROUGE-1 held-out 0.338 -> 0.342).
+STATED = ("question",)
 
 
 def _stated(c: Candidate) -> bool:
@@ -182,7 +224,17 @@ def _whole(c: Candidate) -> bool:
     if not words:
         return False
     first = words[0].lower()
-    return can_end(words[-1]) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+    low = {w.lower() for w in words}
+    name = (c.name or (c.title.partition(": ")[0] if ": " in c.title else "")).lower()
+    # "WAGE: Method Termed as WAGE for ...": the tail names the method again instead of saying what it is
+    if not _NAMING_WORDS.isdisjoint(low) or (name and name in low):
+        return False
+    if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
+        return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
+    last = words[-1]
+    if c.title and last[:1].isupper() and last[1:].islower():
+        last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
+    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
 
 
 def _is_named(c: Candidate) -> bool:
@@ -231,6 +283,8 @@ def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
 def best(text: str, weights: Sequence[float] | None = None) -> str:
     """The best-scoring candidate title of the abstract (only it is composed)."""
     found = candidates(text, stop=_stated)
+    if not found:
+        return "Untitled"  # nothing but a word too long for any title
     if len(found) == 1:
         return found[0].composed()
     score_of = Scorer(context(text), weights or fitted_weights())

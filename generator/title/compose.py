@@ -23,30 +23,29 @@ from .words import (
     _VAGUE,
     _VERB_FORMS,
 )
-from .phrases import _trim
+from .phrases import _trim, can_end
 
 
 def _fit(words: list[str], budget: int) -> list[str]:
-    """The longest prefix within ``budget`` characters, preferably ending before a preposition."""
+    """The words, or when they are longer than ``budget`` characters the longest prefix within
+    it that ends a noun phrase: on a word that can end a title, before a preposition or a
+    clause word. Not before "and" ("for Robust" of "for robust and efficient prediction"), nor
+    anywhere else the budget happens to fall; no such prefix, no words."""
     words = _trim(words)
-    if len(" ".join(words)) <= budget:
+    # the length of each prefix, summed once (a join per prefix was quadratic on a long run)
+    lengths = [0]
+    for w in words:
+        lengths.append(lengths[-1] + len(w) + (len(lengths) > 1))
+        if lengths[-1] > budget:
+            break
+    else:
         return words
-    best: list[str] = []
-    before_and: list[str] = []
-    for k in range(len(words) - 1, 0, -1):
-        prefix = words[:k]
-        if len(" ".join(prefix)) > budget:
-            continue
-        if not best:
-            best = _trim(prefix)
+    for k in range(len(lengths) - 2, 0, -1):
         low = words[k].lower()
-        if low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while"):
-            candidate = _trim(prefix)
-            if len(candidate) >= max(2, len(best) // 2):
-                return candidate
-        elif low in ("and", "or") and not before_and:
-            before_and = _trim(prefix)
-    return before_and if len(before_and) >= max(2, len(best) // 2) else best
+        if (low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while")) \
+                and can_end(words[k - 1]):
+            return _trim(words[:k])
+    return []
 
 
 def _case(word: str, first: bool) -> str:
@@ -130,9 +129,8 @@ def _compose(name: str, tail: list[str]) -> str:
     if " ".join(tail).lower() == name.lower():
         tail = []  # not "CodeNeRF: CodeNeRF"
     rest = _fit(tail, MAX_LENGTH - len(head) - 2)
-    # the name is written as the abstract writes it ("SAdam", not "Sadam"); only its first
-    # letter is raised ("Poly-encoder" stays, "mixup" becomes "Mixup")
-    head = head[:1].upper() + head[1:]
+    # the name is written as the abstract writes it ("SAdam", not "Sadam"; "mixup", "iStoryline"
+    # and "i-RevNet" as their authors spell them in their own titles)
     if not rest:
         return head
     return f"{head}: {_title_case(rest, first=True)}"

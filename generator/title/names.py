@@ -12,10 +12,17 @@ from .words import (
     _CLAUSE,
     _COMMON_ACRONYMS,
     _GENERIC,
+    _ANAPHORA,
+    _APPOSITIVE_INTRO,
+    _COMMON_WORDS,
+    _CONTRIBUTION_FORMS,
     _KNOWN_NAMES,
+    _MODIFIER_SUFFIXES,
+    _NAME_PREFIXES,
     _NAMEISH,
     _PREPOSITIONS,
     _SMALL,
+    _STOP,
     _TITLE_COMPOUND,
     _W,
 )
@@ -47,11 +54,52 @@ def _bold_appositive(name: str, sentences: list[str]) -> list[str]:
     return []
 
 
+_LOWER_START = re.compile(r"[a-z]+")
+
+
 def _is_nameish(word: str) -> bool:
     bare = word.strip("\"'“”‘’")
+    if "/" in bare:
+        return False  # "CNN/Daily", "I/O": two things, not one name
+    if bare.isupper() and bare.isalpha() and bare.lower() in _COMMON_WORDS:
+        return False  # "DEEP", "NEW": a common word in capitals (titles and headings), not a coined name
+    if bare[:1].islower():
+        start = _LOWER_START.match(bare)
+        if start and len(start[0]) > 1 and start[0] in _STOP:
+            return False  # "theSpatial": a space missing after "the", not "iStoryline"
     if bare[:1].islower() and "-" in bare:
-        return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
+        prefix = bare.split("-", 1)[0]
+        if len(prefix) > 1 and prefix not in _NAME_PREFIXES:
+            return False  # "audio-to-MIDI", "non-IID": a lowercase compound around an acronym
+    if "-" in bare and bare.rsplit("-", 1)[1].lower() in _MODIFIER_SUFFIXES:
+        return False  # "GRaph-based", "CNN-like": a modifier made of a name
+    if "-" in bare and any(part in _SMALL for part in bare.split("-")[1:-1]):
+        return False  # "Data-to-Text", "Sequence-to-Sequence": a compound around a small word
     return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
+
+
+def _coined_word(word: str) -> bool:
+    """A lower-case word that no abstract of the fitted venues uses often: "mixup", "enunlg",
+    not "dropout" or "regularization" (only read where a name is expected: "we propose X, a ...")."""
+    # a plural ("stragglers, a small fraction of ...") is a thing talked about, not a coined name
+    return word.isalpha() and word.islower() and len(word) >= 4 and word not in _COMMON_WORDS and not word.endswith("s")
+
+
+def _rare_capitalised(word: str) -> bool:
+    """A capitalised word that is no common word in lower case: "Softstar", "Espresso", not "Deep"."""
+    return word[:1].isupper() and word[1:].islower() and word.isalpha() and word.lower() not in _COMMON_WORDS \
+        and word.lower() not in _KNOWN_NAMES
+
+
+def _kind_after(tokens: list[str], i: int) -> int:
+    """Index of a word saying what kind of thing it is among the (lower-case) words at ``i``
+    ("data format", "algorithm"), or -1."""
+    for k in range(i, min(i + 3, len(tokens))):
+        if not tokens[k].islower() or not tokens[k].isalpha() and "-" not in tokens[k]:
+            return -1
+        if tokens[k].rstrip("s") in _GENERIC or tokens[k] in _GENERIC:
+            return k
+    return -1
 
 
 def _initials(word: str) -> str:
@@ -67,9 +115,13 @@ def _is_subsequence(needle: str, hay: str) -> bool:
     return all(c in it for c in needle)
 
 
+_REPEAT = re.compile(r"([A-Za-z])([2-4])(?!\d)")
+
+
 def _long_form(words: list[str], acronym: str) -> tuple[int, int]:
     """(k, n): the n words from ``words[-k]`` on spell out ``(acronym)``; (0, 0) if none do."""
-    letters = "".join(c for c in acronym if c.isalnum()).lower()
+    # "C3" is three words in C, "A2C" two in A and one in C: a digit after a letter repeats it
+    letters = _REPEAT.sub(lambda m: m[1] * int(m[2]), "".join(c for c in acronym if c.isalnum())).lower()
     if acronym.endswith("s") and acronym[:-1].upper() == acronym[:-1]:
         letters = letters[:-1]
     if not letters:
@@ -103,7 +155,7 @@ def _definitions(tokens: list[str]) -> dict[int, tuple[int, int, str]]:
     out = {}
     for i, tok in enumerate(tokens):
         if tok == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")" and _ACRONYM.match(tokens[i + 1]):
-            before = tokens[:i]
+            before = tokens[max(0, i - 12):i]  # a long form is at most 10 words: no copy of all before it
             k, n = _long_form(before, tokens[i + 1])
             if n >= 2 or (n == 1 and "-" in before[-k]):
                 out[i] = (i - k, i - k + n, tokens[i + 1])
@@ -150,12 +202,16 @@ def _name_span(tokens: list[str], i: int) -> int:
     return j
 
 
-def _paren_name(tokens: list[str], i: int) -> tuple[str, int] | None:
-    """``(NAME)`` or ``(or NAME)`` at ``i``: the name and the index after the bracket."""
+def _paren_name(tokens: list[str], i: int, kind: bool = False) -> tuple[str, int] | None:
+    """``(NAME)`` or ``(or NAME)`` at ``i``: the name and the index after the bracket. After
+    a word that says what kind of thing it is (``kind``: "a primal-dual method (Quartz)"), a
+    capitalised word is a name too."""
     j = i + 1
     if j < len(tokens) and tokens[j].lower() in ("or", "dubbed", "called", "named"):
         j += 1
-    if j + 1 < len(tokens) and tokens[j + 1] == ")" and _is_nameish(tokens[j]):
+    if j + 1 < len(tokens) and tokens[j + 1] == ")" and (
+            _is_nameish(tokens[j]) or (kind and _CAPITALISED.match(tokens[j]) and tokens[j].isalpha()
+                                       and tokens[j].lower() not in _COMMON_ACRONYMS | _KNOWN_NAMES)):
         return tokens[j], j + 2
     return None
 
@@ -172,10 +228,12 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
         if i in long_at:
             paren, (first, last, acr) = long_at[i]
             # "a method for music structure analysis (MSA)": a term after a preposition is the task
-            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS):
+            # ("a novel approach of X (ACR)": after a kind of thing and "of", X is the thing itself)
+            kind_of = len(pre) >= 2 and pre[-1].lower() == "of" and pre[-2].lower().rstrip("s") in _GENERIC
+            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS and not kind_of):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
-        paren = _paren_name(tokens, i) if tok == "(" else None
+        paren = _paren_name(tokens, i, kind=bool(pre) and pre[-1].lower().rstrip("s") in _GENERIC) if tok == "(" else None
         if paren and pre and not any(w.lower() in _PREPOSITIONS for w in pre):
             desc = [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"]]
             return _Contribution(paren[0], [], _described(tokens, paren[1], desc) if desc else [], 4)
@@ -196,16 +254,25 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
                 name = " ".join(tokens[i:close + 1]).strip("\"“”")
                 if name and name.lower() not in _KNOWN_NAMES:
                     return _Contribution(name, [], _appositive(tokens, close + 1), 4)
-        if not pre and _CAPITALISED.match(tok) and i + 2 < len(tokens) and tokens[i + 1] == "," \
-                and tokens[i + 2].lower() in ("a", "an") and tok.lower() not in _COMMON_ACRONYMS:
-            # "we propose Banquet, a system that ...": a capitalised word with an appositive
+        if pre and all(w.lower() in _ARTICLES for w in pre) and _rare_capitalised(tok) and _kind_after(tokens, i + 1) >= 0:
+            # "we propose the Softstar algorithm, a ...", "the Flexpoint data format": a rare
+            # capitalised word before what kind of thing it is
+            phrase = _drop_fillers(_phrase(tokens, i + 1))
+            return _Contribution(tok, [], _appositive(tokens, i + 1 + len(phrase)) or _described(tokens, i + 1, phrase), 4)
+        if not pre and (_CAPITALISED.match(tok) or _coined_word(tok)) and i + 2 < len(tokens) \
+                and tokens[i + 1] in _APPOSITIVE_INTRO and tokens[i + 2].lower() in ("a", "an") \
+                and tok.lower() not in _COMMON_ACRONYMS and tok.lower() not in _KNOWN_NAMES:
+            # "we propose Banquet, a system that ...", "we propose mixup, a simple learning principle",
+            # "we introduce Syndicom - a method for ...": one word with an appositive is a name
             return _Contribution(tok, _expansion(tokens, i + 1), _appositive(tokens, i + 1), 4)
         if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
                 and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
-                and (pre and pre[-1].lower() in _W["naming_verbs"]
+                and (pre and pre[-1].lower() in _W["naming_verbs"] or (i + 1 < len(tokens) and tokens[i + 1] == "(")
                      or not any(_paren_name(tokens, k) for k in range(i + 1, min(i + 5, len(tokens))) if tokens[k] == "(")):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
-            introduced = not plain or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
+            # "a GRaph-based Attention Model, GRAM that ...": set off after what kind of thing it is
+            kind_comma = len(pre) >= 2 and pre[-1] == "," and pre[-2].lower().rstrip("s") in _GENERIC
+            introduced = not plain or kind_comma or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
                 or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
             if not introduced:
                 return None
@@ -226,7 +293,7 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
 
 # "Our framework, Text2Mesh, stylizes ...", "a transformer network --- TheGlueNote --- which ...",
 # "... of humans in motion (H-NeRF)" in a sentence of ours.
-_OUR_NAME = re.compile(r"\b[Oo]ur (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*(?: [A-Z][\w@+\-.]*){0,2}),")
+_OUR_NAME = re.compile(r"\b(?:[Oo]ur|[Tt]his (?:new|novel|proposed)) (?:[\w-]+ ){0,3}?[\w-]+, ([A-Z][\w@+\-.]*(?: [A-Z][\w@+\-.]*){0,2})(?:,| \()")
 
 
 _DASH_NAME = re.compile(r"(?:---|—|--|–) ?([A-Z][\w@+\-.]*) ?(?:---|—|--|–)")
@@ -345,7 +412,7 @@ _KIND_APPOSITIVE = re.compile(
 )
 # "DeePa is a deep learning framework ...", "VisuaLLM is a Python library ...": a sentence
 # that opens with a coined name and says what it is.
-_IS_A = re.compile(r"^([A-Z][\w@+\-]*[\w+]) (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) ))")
+_IS_A = re.compile(r"^(?:The )?([A-Za-z][\w@+\-]*[\w+])(?: \([^()]*\))? (?:(?:is|are) (?:a|an|the first) |(?=(?:uses|can|learns|calculates|computes|achieves|combines|consists|provides|relies|builds|allows|enables|takes|produces|has) )|(?=[a-z]{3,}[^s\W]s ))")
 
 
 # "One such technology is TinyForest, a compact library ...": a coined name with what it is.
@@ -378,8 +445,88 @@ def _name_by_kind(sentences: list[str], text: str) -> _Contribution | None:
             start = len(tokenize(sentence[: m.end()]))
             return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=12)), 3)
         m = _IS_A.match(sentence)
-        if m and _is_nameish(m[1]) and _plausible_name(m[1]) and text.count(m[1]) >= 2:
+        # a coined name opening a sentence about what it does ("CyCADA adapts ...", "VisuaLLM is a
+        # Python library"); a rare capitalised word only when the abstract comes back to it
+        # ("Sum-Product networks are ..." and "Locally-Lipschitz functions ..." are compounds in Title Case)
+        # a rare capitalised word only where the abstract says what it is ("Espresso is a compact
+        # library") and writes it so again: "Retinal prostheses restore ..." opens with an adjective
+        definition = m is not None and m.group(0).endswith((" a ", " an ", " first "))
+        if m and _plausible_name(m[1]) and not _TITLE_COMPOUND.match(m[1]) and m[1].lower() not in _ANAPHORA \
+                and (_is_nameish(m[1]) or (definition and not m.group(0).startswith("The ")
+                                           and _rare_capitalised(m[1]) and text.count(m[1]) >= 2)):
+            if not m.group(0).endswith((" a ", " an ", " first ")):
+                return _Contribution(m[1], [], [], 3)  # "CyCADA adapts ...": a verb says what it does, not what it is
             tokens = tokenize(sentence)
             start = len(tokenize(m.group(0)))
-            return _Contribution(m[1], [], _drop_fillers(_phrase(tokens, start, limit=10)), 3)
+            phrase = _drop_fillers(_phrase(tokens, start, limit=10))
+            return _Contribution(m[1], [], _described(tokens, start + len(_phrase(tokens, start, limit=10)) - len(phrase), phrase), 3)
     return None
+
+
+# A name the abstract marks as its own: "our proposed FD-GAN", "the proposed DifNet", "our
+# Net-Trim algorithm", "our method (SMASH)", "the resulting approach (PEWA)", "our algorithm,
+# DFacTo,". Stronger evidence than an acronym defined in passing ("Alternating Least Squares
+# (ALS)"), which is often a part or a baseline.
+_NAME_WORD = r"(?<![\w@+\-.])([A-Za-z0-9][\w@+\-.]*[\w+])"  # a whole word: not "C-GAN" of "3C-GAN"
+_OWN_PATTERNS = (
+    re.compile(rf"\b(?:[Oo]ur|[Tt]he)\s+(?:proposed|resulting)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_NAME_WORD}(?![\w(])(?!\s*\()"),
+    re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?{_NAME_WORD}\s+(?:{_HEADS})s?\b"),
+    re.compile(rf"\b(?:[Oo]ur|[Tt]he\s+(?:proposed|resulting))\s+(?:[\w-]+\s+){{0,2}}?(?:{_HEADS})s?\s+\({_NAME_WORD}\)"),
+    _OUR_NAME,
+    re.compile(rf"{_NAME_WORD}\s*[:,]\s+an?\s+(?:novel|new)\s"),  # "in SchNet: a novel deep learning architecture"
+    re.compile(rf"^(?:With|Through|Using|Via)\s+{_NAME_WORD},\s+we\s"),  # "With OpinionConv, we develop ..."
+)
+
+
+_DEFINED_SOON = re.compile(r"[^()]{0,60}?\(([A-Z][\w@+\-]*)\)")
+
+
+def _own_name(sentence: str) -> _Contribution | None:
+    """The name of the paper's own method in a sentence that marks it as ours, if any."""
+    for pattern in _OWN_PATTERNS:
+        for m in pattern.finditer(sentence):
+            name = m[1].rstrip(".")
+            last = name.rsplit("-", 1)[-1]
+            # a compound in Title Case is a name before what kind of thing it is ("our Net-Trim algorithm")
+            compound = _TITLE_COMPOUND.match(name) and pattern is not _OWN_PATTERNS[1]
+            if " " in name or not _is_nameish(name) or not _plausible_name(name) or compound \
+                    or name.lower().endswith(("'s", "’s")) or (name != last and last.islower() and len(last) > 1):
+                continue  # "our ADMM-based method", "our DPP-style sampler": a modifier, not a name
+            soon = _DEFINED_SOON.match(sentence, m.end())
+            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]):
+                name = soon[1]  # "the proposed NonconvEx primal-dual SpliTTing (NESTT) algorithm"
+            return _Contribution(name, [], [], 5)
+    return None
+
+
+def _title_cased(words: list[str]) -> bool:
+    """Every word capitalised but the small ones: "Capsule Projection Network", "Generative
+    Information Lower BOund" (how authors write the long form of their own method's name)."""
+    return len(words) >= 2 and all(w[:1].isupper() or w.lower() in _SMALL for w in words) and words[0][:1].isupper()
+
+
+def _defined_name(sentences: list[str], ours: list[bool]) -> _Contribution | None:
+    """An acronym that a sentence about our work defines with a long form in Title Case: "a
+    Capsule Projection Network (CapProNet)", "the GILBO (Generative Information Lower BOund)".
+    Not a plural ("MDPs", a class of things) nor a common or well-known one, and only in a
+    sentence that says what the paper contributes ("we use DCGAN (Deep Convolutional ...)" does not)."""
+    for sentence, mine in zip(sentences, ours):
+        if not mine or "(" not in sentence or _CONTRIBUTION_FORMS.isdisjoint(sentence.lower().split()):
+            continue
+        tokens = tokenize(sentence)
+        for i, (first, last, acronym) in sorted(_definitions(tokens).items()):
+            if _title_cased(tokens[first:last]) and _defined_ok(acronym):
+                return _Contribution(acronym, tokens[first:last], [], 2)
+        for i in range(len(tokens) - 3):
+            if tokens[i + 1] == "(" and _is_nameish(tokens[i]) and _defined_ok(tokens[i]):
+                inner = _expansion(tokens, i + 1)
+                letters = "".join(c for c in tokens[i] if c.isalnum()).lower()
+                if inner and _title_cased(inner) and _is_subsequence(letters[:2], "".join(w[0] for w in inner).lower()):
+                    return _Contribution(tokens[i], inner, [], 2)
+    return None
+
+
+def _defined_ok(acronym: str) -> bool:
+    low = acronym.lower()
+    plural = acronym.endswith("s") and acronym[:-1].isupper()
+    return not plural and low not in _COMMON_ACRONYMS and low.rstrip("s") not in _COMMON_ACRONYMS and low not in _KNOWN_NAMES

@@ -5,7 +5,9 @@ import re
 from functools import lru_cache
 
 from .words import (
+    _SUBORDINATORS,
     _ADJECTIVE_LIKE_NOUNS,
+    _ADVERBS,
     _CANNOT_END,
     _WEAK_START,
     _ADJECTIVE_END,
@@ -88,6 +90,13 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         out.append(tok)
         i += 1
+    if len(out) >= limit and not wh and i < len(tokens) and tokens[i] not in ",;:)]" \
+            and tokens[i].lower() not in _CLAUSE and tokens[i].lower() not in _BACKGROUND_VERBS:
+        # the limit fell inside the phrase ("... in Document Visual Question | Answering"): end it
+        # before its last preposition, where a shorter noun phrase ends, not at the count
+        last = max((j for j in range(2, len(out)) if out[j].lower() in _PREPOSITIONS), default=0)
+        if last:
+            out = out[:last]
     return out
 
 
@@ -247,10 +256,10 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
 # Words that may join two parts of one noun phrase ("learning of sparse codes for images").
 _JOINS = frozenset("of for in on with and via from under over across between without through using".split())
 # A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
-_VERB_NEXT = frozenset("we it they which that who to can may will".split())
+_VERB_NEXT = frozenset("we it they which that who to can may will have has had".split())
 MAX_PHRASE_WORDS = 10
 # Words that open a subordinate clause: the phrases after them are details.
-_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby".split())
+_SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby whose".split())
 
 
 # Words that cannot be inside a noun phrase: function, clause and verb words.
@@ -263,11 +272,20 @@ _THIRD_PERSON_S = re.compile(r"^[a-z]{3,}(?:[^su]s)$")
 
 def _verb_after_singular(prev: str, word: str) -> bool:
     """``Semantic scene completion predicts``: a lower-case word in -s after a singular noun
-    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase."""
+    (one in -tion, -ment, -ity, ...) is its verb, not a plural noun of the phrase (a capitalised
+    one is a noun: "Markov Decision Processes")."""
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
 
 
+def _plural_noun(word: str) -> bool:
+    """A lower-case plural ("networks", "studies"): a lower-case word after it is its verb
+    ("Coordinate networks benefit from ..."), since English modifies with the singular
+    ("network training"). Not "analysis", "class", "physics", "various", "status"."""
+    return word.islower() and len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "ous"))
+
+
 _ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
+_NOUN_ENDS = ("ment", "eed")
 
 
 @lru_cache(maxsize=65536)
@@ -282,6 +300,8 @@ def can_end(word: str) -> bool:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
         return low not in _FILLER  # a capitalised word is a name, whatever its ending
+    if low.endswith(_NOUN_ENDS):
+        return True  # "alignment", "environment", "speed": noun endings that look like "-ent", "-ed"
     return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
 
 
@@ -298,8 +318,10 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             return
         words = list(run)
         while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
-                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES):
-            words = words[1:]
+                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
+                         or words[0].lower() in _SUBORDINATORS):
+            words = words[1:]  # "Despite impressive advances in X": the phrase is what follows
+        words = _without_time(words)
         while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
             words = words[2:]  # "deployed on embedded devices": a participle and its preposition
         words = _end_at_phrase(words)
@@ -318,18 +340,34 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if low in _SUBORDINATE and (out or run):
             break  # "..., where the learner receives ...": a detail of what came before
         if skip_next:
-            skip_next = False
+            # "to further stabilize X", "we then train": the adverb, then the verb, go
+            skip_next = (low.endswith("ly") and len(low) > 4) or low in _ADVERBS
             close()
         elif run and low in _JOINS:
             run.append(tok)
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
-                or (run and low[-1:] == "s" and _verb_after_singular(run[-1], low)):
+                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)) \
+                or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             close()
             skip_next = low in _VERB_NEXT
         else:
             run.append(tok)
     close()
     return out
+
+
+_TIME_NOUNS = frozenset("years decades decade times days".split())
+_TIME_MODIFIERS = frozenset("recent past last few several".split())
+
+
+def _without_time(words: list[str]) -> list[str]:
+    """The phrase without a closing "in recent years" or "over the past decade": when, not what."""
+    n = len(words)
+    if n >= 4 and words[-1].lower() in _TIME_NOUNS:
+        for k in range(n - 2, max(n - 5, 0), -1):
+            if words[k].lower() in ("in", "over", "during", "for") and any(w.lower() in _TIME_MODIFIERS for w in words[k + 1:]):
+                return words[:k]
+    return words
 
 
 def _end_at_phrase(words: list[str]) -> list[str]:

@@ -1,6 +1,7 @@
 """The title stage's word lists (``words.yml``) and the patterns built from them, read once."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,6 +45,25 @@ _COMMON_ACRONYMS = _W["common_acronyms"]
 
 
 _KNOWN_NAMES = _W["known_names"]
+
+
+_NAME_PREFIXES = _W["name_prefixes"]
+
+
+_ADVERBS = _W["adverbs"]
+
+
+_MODIFIER_SUFFIXES = _W["modifier_suffixes"]
+
+
+def _common_words() -> frozenset[str]:
+    """The most common words of the fitted venues' abstracts (``common_words.json``, written by
+    ``benchmarks/fit_titles.py``): a lower-case word outside them may be a coined name ("mixup")."""
+    data = json.loads(Path(__file__).with_name("common_words.json").read_text(encoding="utf-8"))
+    return frozenset(data["share"])
+
+
+_COMMON_WORDS = _common_words()
 
 
 _NOT_DOMAIN = _W["not_domain_words"]
@@ -101,8 +121,12 @@ _SUBJECT = re.compile(
 )
 
 
+# A name may start in lower case when it is coined: "e-SNLI", "iStoryline", "q-OCSVM".
+# (Braces doubled: in an f-string a bare {1,3} is the tuple "(1, 3)", which once made this
+# pattern miss "we name our proposed algorithm LightRNN".)
 _NAMING = re.compile(
-    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){1,3}?))?(?:\s+as)?\s+(?=[\"'“‘A-Z0-9])"
+    rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){{1,3}}?))?(?:\s+as)?"
+    r"\s+(?=[\"'“‘A-Z0-9]|[a-z]+-?[A-Z0-9])"
 )
 
 
@@ -124,7 +148,8 @@ _SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "mo
 _WEAK_SUBJECT_VERBS = _forms({"analyze", "analyse", "evaluate", "assess", "compare", "examine", "focus"})
 
 
-_NAMEISH = re.compile(r"^(?=[A-Za-z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
+# (a name may open with a digit when it goes on with capitals and a hyphen: "3C-GAN")
+_NAMEISH = re.compile(r"^(?=[A-Za-z]|\d[A-Z]+-[A-Z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
 
 
 _CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
@@ -139,7 +164,7 @@ _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 _ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
 
 
-_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such"})
+_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
 
 
 _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
@@ -187,7 +212,8 @@ _APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
 
 
 _LEAD_IN = re.compile(
-    r"^(?:(?:recent|rapid|significant|remarkable|great)\s+)?(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
+    r"^(?:(?:recent|rapid|significant|remarkable|great|impressive|tremendous|considerable|substantial|major|"
+    r"enormous|dramatic|promising|latest)\s+){0,3}(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
     re.I,
 )
 
