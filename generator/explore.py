@@ -164,9 +164,10 @@ def home_sections(papers: Sequence[Paper], placed: int, entry: Callable[[Paper],
     return lines
 
 
-def map_link(topic: Topic) -> str:
-    """A topic page's link to the map filtered to the topic (the page is at /topics/<slug>/)."""
-    return f'<a href="../../map/?topic={esc(topic.slug)}">Show them on the map</a>'
+def map_link(topic: Topic, up: str = "../../") -> str:
+    """A topic page's link to the map filtered to the topic; ``up`` leads from the page to
+    the site root (``../../`` from /topics/<slug>/)."""
+    return f'<a href="{up}map/?topic={esc(topic.slug)}">Show them on the map</a>'
 
 
 def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> dict[str, str]:

@@ -269,13 +269,13 @@ def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
     return f'<nav class="digest-pager" aria-label="Pages">Page {here} of {pages}: {" ".join(parts)}</nav>'
 
 
-def listing(base: str, title: str, top: Sequence[str], papers: Sequence[Paper],
+def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: Sequence[Paper],
             entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
             sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
             search: str = "") -> dict[str, str]:
     """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
     ``base/``, the other pages of each order in ``sorts``, ``PAGE_SIZE`` papers each.
-    ``top`` (HTML lines) opens every page; ``entry(p, up)`` is a paper's list item;
+    ``top(up)`` (HTML lines, given the way up to the site root) opens every page; ``entry(p, up)`` is a paper's list item;
     ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
     papers in the search box (``topic:rl``), for the filter links."""
     pages = max(1, -(-len(papers) // PAGE_SIZE))
@@ -306,7 +306,7 @@ def listing(base: str, title: str, top: Sequence[str], papers: Sequence[Paper],
             head = front_matter({**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **NOT_INDEXED})
             slug = _page_slug(how, k)
             files[f"{base}/{slug}.md" if slug else f"{base}.md"] = head + "\n" + html_block(
-                *top, *nav, pager, '<ul class="digest-list">', *(entry(p, up) for p in chunk), "</ul>", pager)
+                *top(up), *nav, pager, '<ul class="digest-list">', *(entry(p, up) for p in chunk), "</ul>", pager)
     return files
 
 
@@ -318,13 +318,15 @@ def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]
     # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
     # template escapes feed_title.
     meta = {"feed": topic_feed_path(topic), "feed_title": f"ML Paper Digest: {topic.name}"}
-    up = _up(f"topics/{topic.slug}/")
-    top = [
-        f"<h1>{esc(topic.name)}</h1>",
-        f"<p>{esc(topic.description)}</p>",
-        f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic)} · "
-        f'<a href="{up}{topic_feed_path(topic)}" type="application/atom+xml">Atom feed of its newest papers</a></p>',
-    ]
+
+    def top(up: str) -> list[str]:
+        return [
+            f"<h1>{esc(topic.name)}</h1>",
+            f"<p>{esc(topic.description)}</p>",
+            f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic, up)} · "
+            f'<a href="{up}{topic_feed_path(topic)}" type="application/atom+xml">Atom feed of its newest papers</a></p>',
+        ]
+
     return listing(f"topics/{topic.slug}", topic.name, top, papers, _entry, when, meta=meta, search=f"topic:{topic.slug}")
 
 
@@ -353,7 +355,7 @@ def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Pap
     name = f"{venue} {year}"
     slug = venue_slug(venue, year)
     top = [f"<h1>{esc(name)}</h1>", f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"]
-    return listing(f"venues/{slug}", name, top, papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}")
+    return listing(f"venues/{slug}", name, lambda up: top, papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}")
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
@@ -381,7 +383,7 @@ def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, 
         f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>. To filter them by topic, venue, "
         "year or code, use the search box's filters.</p>",
     ]
-    return listing("list", "All papers", top, papers, _list_entry, when)
+    return listing("list", "All papers", lambda up: top, papers, _list_entry, when)
 
 
 def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,

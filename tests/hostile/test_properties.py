@@ -26,7 +26,7 @@ import html5lib
 import markdown
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from attack import PIECES, attack_text
@@ -196,6 +196,10 @@ def test_no_word_is_lost(text):
     """No oracle: every letter and digit of the abstract outside URLs and macro names is on
     the page, in order. Compared as one run of characters, not word by word: a macro glued
     to a word joins it as LaTeX does (``0\\texttt{0}`` shows as ``00``)."""
+    # Where a URL-looking run holds math, code or emphasis delimiters, which of its
+    # characters belong to the URL is the scanner's call (``HTTP://'$0 $0`` is no link and
+    # holds math): this oracle cannot tell without asking the code it checks.
+    assume(not any(set(run) & set("$`*_\\") for run in _URL_RUN.findall(text)))
     div = parsed(text)
     shown = "".join(div.itertext())
     assert "".join(_words(shown)) == "".join(_words(" ".join(text.split()))), render(text)

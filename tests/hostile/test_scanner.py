@@ -200,7 +200,10 @@ def test_front_matter_round_trips_the_title(hostile_site):
         assert _unclipped(html.unescape(meta["description"])) in to_plain(p["abstract"]), path.name
         if p["id"] in curation:
             assert p["title"] == curation[p["id"]]["title"]
-            assert meta["note"] == curation[p["id"]]["note"]
+            # the editor's note is in the body, as escaped text
+            body = text[text.index("\n---\n", 4) + 5 :]
+            note = re.search(r'<div class="admonition note"><p class="admonition-title">Editor\'s note</p><p>(.*?)</p></div>', body, re.S)
+            assert note and "<" not in note.group(1) and html.unescape(note.group(1)) == curation[p["id"]]["note"], path.name
 
 
 def test_title_and_description_are_text_in_the_head(hostile_papers):
