@@ -285,6 +285,9 @@ def mission_papers(papers: list[dict]) -> list[dict]:
 
 class CountingHandler(http.server.SimpleHTTPRequestHandler):
     """Serves a folder and records (path, body bytes) of every response."""
+    # Persistent connections, as a real host keeps them (HTTP/1.0, the default, opens one per file).
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # or each small response waits out a delayed ACK
 
     sent: list[tuple[str, int]]
 

@@ -188,6 +188,9 @@ _SENT_LOCK = threading.Lock()
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the site and notes what it sent: the worker's own fetches are not in the
     page's Resource Timing, so bytes transferred are counted here."""
+    # Persistent connections, as a real host keeps them (HTTP/1.0, the default, opens one per file).
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # or each small response waits out a delayed ACK
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
