@@ -70,6 +70,8 @@ def test_hovering_a_point_names_the_paper_and_clicking_opens_it(page, page_log, 
     row = loneliest(map_data)
     paper = by_id(papers)[row[0]]
     open_map(page, site_url)
+    # the map may be taller than what is left of the window below the controls
+    page.evaluate("() => document.querySelector('.digest-map-canvas').scrollIntoView({block: 'center'})")
     x, y = screen_point(page, paper["id"])
     page.mouse.move(x + 1, y + 1)
     tip = page.locator(".digest-map-tip")
