@@ -1,4 +1,4 @@
-"""Stage 8, index: the search index, split so that a query fetches only what it needs.
+"""The index stage: the search index, split so that a query fetches only what it needs.
 
 Material's search plugin puts every page's text into one ``search_index.json`` that each
 reader downloads before the first answer (29.5 MB at 20,000 papers). Here the papers are
@@ -201,11 +201,10 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     lengths = np.array([len(q) for q in sequences], dtype=np.int64)
     tokens = rank[np.fromiter((i for q in sequences for i in q), dtype=np.int64, count=int(lengths.sum()))]
     doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if n else np.zeros(0, dtype=np.int64)
-    in_title = np.zeros(len(tokens), dtype=bool)
+    starts = np.cumsum(lengths) - lengths
     title_len = np.array(title_lengths, dtype=np.int64)
-    if n:
-        in_title[np.repeat(starts, title_len) + (np.arange(int(title_len.sum())) - np.repeat(np.cumsum(title_len) - title_len, title_len))] = True
+    # a word is in the title when its place in its paper's sequence is before the title's end
+    in_title = np.arange(len(tokens)) - np.repeat(starts, lengths) < np.repeat(title_len, lengths)
     body_len = lengths - title_len
     average = float(body_len.mean()) if n and body_len.mean() > 0 else 1.0
 
@@ -216,11 +215,9 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     tag_keys = _unique(np.array([t * n + d for t, d in tag_pairs if not stop[t]], dtype=np.int64))
     keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
     term_of, doc_of = keys // max(n, 1), keys % max(n, 1)
-    found = np.searchsorted(body_keys, keys)
-    found_ok = found < len(body_keys)
-    has_tf = np.zeros(len(keys), dtype=bool)
-    has_tf[found_ok] = body_keys[found[found_ok]] == keys[found_ok]
-    f = np.where(has_tf, tf[np.minimum(found, max(len(tf) - 1, 0))] if len(tf) else 0, 0).astype(np.float64)
+    in_body = _member(keys, body_keys)
+    f = np.zeros(len(keys), dtype=np.float64)
+    f[in_body] = tf[np.searchsorted(body_keys, keys[in_body])]
     norm = K1 * (1 - B + B * body_len[doc_of] / average)
     part = np.where(f > 0, f * (K1 + 1) / (f + norm), 0.0)
     score = np.minimum(63, np.rint(part / SCORE_MAX * 63)).astype(np.uint8)

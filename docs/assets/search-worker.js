@@ -120,12 +120,8 @@ function build(docs) {
       boost: doc.boost ?? 1
     })
   })
-  const articles = new Map()
-  for (const entry of entries)
-    if (!entry.doc.location.includes("#") && !articles.has(entry.path))
-      articles.set(entry.path, entry)
   return {
-    entries, postings, articles,
+    entries, postings,
     terms: [...postings.keys()].sort(),
     averageLength: entries.length ? totalLength / entries.length || 1 : 1
   }
