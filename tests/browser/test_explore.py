@@ -370,8 +370,8 @@ def test_the_home_page_previews_the_map_and_stars_its_newest_papers(page, page_l
     # map.json (megabytes in a large digest) waits until the preview scrolls into view
     assert not [u for u in asked if u.endswith("/map.json")]
     preview.scroll_into_view_if_needed()
+    # then it is drawn (map.json may come from the cache an earlier test's page filled)
     page.wait_for_function("() => document.querySelector('.digest-map-preview canvas') && document.querySelector('.digest-map-preview canvas').width > 0")
-    assert [u for u in asked if u.endswith("/map.json")]
     newest = page.locator("h2#newest-additions + ul > li")
     assert newest.count() == min(10, len(papers))
     assert newest.locator(".digest-star").count() == newest.count()
