@@ -3,10 +3,11 @@
 Pure: :func:`render_site` returns ``{relative path: content}`` for every generated
 file; :mod:`generator.write` puts them on disk. Paper pages are laid out by the
 ``paper.html`` template in ``overrides/`` from the front matter. Every page body is
-one block of HTML written here from escaped text and the few elements
-:func:`generator.clean.to_html` allows; Markdown passes such a block through as it is,
-so no seed text is ever parsed as Markdown (links are written as the final
-directory URLs for the same reason).
+HTML written here from escaped text and the few elements :func:`generator.clean.to_html`
+allows: on paper and listing pages it is the front matter's ``body``, which the template
+prints and Markdown never sees (:func:`html_page`); on the few other pages it is one raw
+HTML block that Markdown passes through as it is. So no seed text is ever parsed as
+Markdown (links are written as the final directory URLs for the same reason).
 """
 from __future__ import annotations
 
@@ -142,10 +143,9 @@ def _related_html(related: Sequence[dict]) -> str:
 
 
 def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None) -> str:
-    """A paper page: front matter for paper.html (title, venue, topics, sources), and the
-    body: the abstract, its link buttons, the editor's note and the related papers as one
-    HTML block (these were front matter once; MkDocs reads YAML far slower than Markdown
-    passes HTML through). ``cards`` are the :func:`related_card` of every listed paper."""
+    """A paper page: front matter for paper.html (title, venue, topics, sources, and ``body``:
+    the abstract, its link buttons, the editor's note and the related papers as HTML).
+    ``cards`` are the :func:`related_card` of every listed paper."""
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
         # so the title is stored HTML-escaped (papers.json has it plain).
@@ -166,18 +166,29 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None 
     related = [cards[i] for i in p.related if i in cards] if cards else []
     # Material writes the description into a <meta content="..."> attribute unescaped.
     meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
-    # The abstract is a raw HTML block made by clean.to_html: Markdown passes it through
-    # untouched, so nothing from the seed is ever read as Markdown.
+    # The abstract is HTML made by clean.to_html, so nothing from the seed is read as Markdown.
     parts = [f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
     if p.note:
         parts.append(f'<div class="admonition note"><p class="admonition-title">Editor\'s note</p><p>{esc(p.note)}</p></div>')
     parts.append(_related_html(related))
-    return front_matter(meta) + "\n" + html_block(*(x for x in parts if x))
+    return html_page(meta, *(x for x in parts if x))
 
 
 def html_block(*parts: str) -> str:
     """Page content that Markdown passes through as it is: block-level HTML written by us."""
     return "\n".join(parts) + "\n"
+
+
+def html_page(meta: dict, *parts: str) -> str:
+    """A page whose HTML, written by us, is the front matter's ``body``, printed by its
+    template (paper.html, listing.html); the Markdown is empty.
+
+    Raw HTML in the Markdown is passed through untouched but not unread: Python-Markdown
+    and MkDocs each run an HTML parser over it, which was half of ``mkdocs build`` at
+    3,300 papers (their pages hold over 250,000 tags). In the front matter the HTML is
+    one YAML string, which MkDocs reads with libyaml in C.
+    """
+    return front_matter({**meta, "body": "\n".join(parts)}) + "\n"
 
 
 def _up(page_url: str) -> str:
@@ -303,10 +314,11 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
                     f'<a href="{up}?q={q}%20">all of them</a>, or <a href="{up}?q={q}%20has:code">only those with code</a>.</p>')
             pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
             chunk = ordered[(k - 1) * PAGE_SIZE : k * PAGE_SIZE]
-            head = front_matter({**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **NOT_INDEXED})
+            head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"),
+                    "template": "listing.html", **NOT_INDEXED}
             slug = _page_slug(how, k)
-            files[f"{base}/{slug}.md" if slug else f"{base}.md"] = head + "\n" + html_block(
-                *top(up), *nav, pager, '<ul class="digest-list">', *(entry(p, up) for p in chunk), "</ul>", pager)
+            files[f"{base}/{slug}.md" if slug else f"{base}.md"] = html_page(
+                head, *top(up), *nav, pager, '<ul class="digest-list">', *(entry(p, up) for p in chunk), "</ul>", pager)
     return files
 
 

@@ -151,7 +151,9 @@ def test_inputs_that_raised_tracebacks_build(tmp_path):
     result = run_generator("build", "--seeds", str(seeds), "--docs", str(docs), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
-    pages = {p.name: p.read_text(encoding="utf-8") for p in (docs / "papers").glob("*.md")}
+    from mkdocs.utils.meta import get_data
+
+    pages = {p.name: get_data(p.read_text(encoding="utf-8"))[1]["body"] for p in (docs / "papers").glob("*.md")}
     assert len(pages) == 3
     joined = "\n".join(pages.values())
     assert "[code](https://[evil.example]/x)" in joined  # shown as text, not a link

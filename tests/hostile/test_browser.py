@@ -117,7 +117,8 @@ def test_hostile_pages_run_nothing(browser, request, which):
     papers = json.loads((site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
     # the venue and topic pages that list a paper (their first sentences hold the seed's text)
     listings = sorted(f"{p.parent.name}/{p.stem}/" for d in ("venues", "topics") for p in (site.docs / d).glob("*.md")
-                      if p.stem != "index" and 'class="digest-entry"' in p.read_text(encoding="utf-8"))
+                      if p.stem != "index"
+                      and 'class="digest-entry"' in (site.site / d / p.stem / "index.html").read_text(encoding="utf-8"))
     problems: list[str] = []
     context = browser.new_context(viewport=PHONE)
 
