@@ -16,7 +16,7 @@ import os
 import stat
 import subprocess
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from . import curate, explore
+from .cache import Entry, fingerprint, read_cache, text_key, write_cache
 from .clean import extract_links
 from .dedupe import deduplicate
 from .errors import CurationError, GeneratorError, SeedError, raise_all
@@ -148,20 +149,37 @@ def derive(
     topics: Sequence[Topic],
     curation: curate.Curation | None = None,
     early: Pending | None = None,
+    known: Mapping[str, Entry] | None = None,
 ) -> Digest:
-    """From parsed abstracts to the finished digest: dedupe, curate, title, tag.
+    """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
+    return derive_all(papers, topics, curation, early, known)[0]
+
+
+def derive_all(
+    papers: Sequence[Paper],
+    topics: Sequence[Topic],
+    curation: curate.Curation | None = None,
+    early: Pending | None = None,
+    known: Mapping[str, Entry] | None = None,
+) -> tuple[Digest, dict[str, Derived]]:
+    """:func:`derive`, and what was derived from each text (for the cache).
 
     Tags and each abstract's preferred title depend on its text alone, so workers
     compute them while this process deduplicates; ``early`` is such work already
-    started from the seed bytes (:func:`start_early`). Making titles unique needs
-    all of them, and is done after, in order.
+    started from the seed bytes (:func:`start_early`). ``known`` holds what an earlier
+    build derived, by :func:`generator.cache.text_key`: those texts are not derived
+    again. Making titles unique needs all of them, and is done after, in order.
     """
     check_venues(papers)
-    pending = early or Pending(partial(_tag_and_title, topics=topics), [p.text for p in papers])
+    known = known or {}
+    pending = early or Pending(partial(_tag_and_title, topics=topics), _unknown([p.text for p in papers], known))
     merged = deduplicate(papers)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
+    for p in papers:
+        if p.text not in derived and (entry := known.get(text_key(p.text))) is not None:
+            derived[p.text] = Derived(p.text, *entry)
     missing = [p.text for p in papers if p.text not in derived]
     if missing:  # not expected: the workers read the same texts; but never guess
         derived.update((d.text, d) for d in _tag_and_title(missing, topics))
@@ -170,7 +188,7 @@ def derive(
         for p in merged
     ]
     first = {text: d.title for text, d in derived.items()}
-    return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics)
+    return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics), derived
 
 
 @dataclass(frozen=True)
@@ -181,6 +199,13 @@ class Derived:
     tags: tuple[str, ...]
     evidence: tuple
     title: str  # the preferred title, before titles are made unique
+
+    def entry(self) -> Entry:
+        return self.tags, self.evidence, self.title
+
+
+def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
+    return [t for t in texts if text_key(t) not in known] if known else list(texts)
 
 
 def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:
@@ -194,20 +219,22 @@ EARLY_BYTES = 400_000
 
 
 def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, bytes]], total: int,
-                          topics: Sequence[Topic]) -> list[Derived]:
-    """:func:`_tag_and_title` for some of ``total`` equal runs of the seeds' abstracts."""
-    texts = [t for path, data in seeds for t in abstract_texts(data, path)]
+                          topics: Sequence[Topic], known: Mapping[str, Entry]) -> list[Derived]:
+    """:func:`_tag_and_title` for some of ``total`` equal runs of the seeds' abstracts not in ``known``."""
+    texts = _unknown([t for path, data in seeds for t in abstract_texts(data, path)], known)
     parts = split(texts, total)
     return [r for share in shares for r in _tag_and_title(parts[share], topics)]
 
 
-def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic]) -> Pending:
+def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
+                known: Mapping[str, Entry] | None = None) -> Pending:
     """Tag and title in worker processes straight from the seed bytes, while this process
     parses and validates them: on two cores the parse no longer runs alone. If the
-    seeds turn out to be invalid, the caller cancels it."""
+    seeds turn out to be invalid, the caller cancels it. Texts in ``known`` are skipped."""
     shares = list(range(workers()))
     big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
-    return Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics), shares, worth_it=big)
+    return Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
+                   shares, worth_it=big)
 
 
 def _git(cwd: Path, *args: str) -> str | None:
@@ -339,8 +366,15 @@ class _Stopwatch:
         return time.perf_counter() - self.start
 
 
-def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -> BuildResult:
-    """Generate the digest's pages from the seed folders into ``docs``."""
+def _read_taxonomy(path: Path | None) -> bytes:
+    """The taxonomy's bytes, for the cache's fingerprint (the shipped one is in the generator's own)."""
+    return path.read_bytes() if path is not None else b""
+
+
+def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
+          cache: Path | None = None) -> BuildResult:
+    """Generate the digest's pages from the seed folders into ``docs``; with ``cache``, reuse
+    and then keep there the titles and tags derived from each text (:mod:`generator.cache`)."""
     watch = _Stopwatch()
     topics = load_taxonomy(taxonomy)
     curation = load_curation(seed_dirs)
@@ -348,17 +382,20 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     seeds = read_seeds(paths)
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
+    stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
+    known = read_cache(cache, stamp) if cache is not None else {}
     watch.lap("read")
-    early = start_early(seeds, topics)
+    early = start_early(seeds, topics, known)
     try:
         papers = parse_all(seeds)
         watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest = derive(papers, topics, curation, early)
+        digest, derived = derive_all(papers, topics, curation, early, known)
     except GeneratorError:
         early.cancel()
         raise
+    log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
     watch.lap("derive")
     digest = add_related(digest, mapper=map_chunks)
     watch.lap("related")
@@ -381,5 +418,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None) -
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
     written, removed = write_tree(docs, files)
+    if cache is not None:
+        write_cache(cache, stamp, ((text_key(t), d.entry()) for t, d in derived.items()))
     watch.lap("write")
     return BuildResult(digest, len(seeds), written, removed, watch.total)

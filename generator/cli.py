@@ -26,6 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--seeds", type=Path, action="append", help="seed folder (repeatable; default: seeds/)")
     b.add_argument("--docs", type=Path, default=Path("docs"), help="docs folder (default: docs/)")
     b.add_argument("--taxonomy", type=Path, help="topic taxonomy YAML (default: the one shipped)")
+    b.add_argument("--cache", type=Path, default=Path(".cache/derived.json"),
+                   help="titles and tags derived by the last build, reused while the generator is unchanged "
+                        "(default: .cache/derived.json)")
+    b.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="derive everything and keep nothing")
     v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
     v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
     v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
@@ -39,7 +43,7 @@ def _messages(e: GeneratorError) -> list[str]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy)
+    result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy, args.cache)
     d = result.digest
     merged = sum(p.merged for p in d)
     log.info(
