@@ -8,7 +8,9 @@
  * ordinary query that can be read, edited, typed by hand and shared.
  *
  * It must run before Material's bundle creates the worker, so overrides/main.html loads
- * it in the page head: it wraps window.Worker to be told of the search worker. All text
+ * it in the page head: it wraps window.Worker, to start the digest's worker where
+ * Material would start its own (which builds a lunr index of every page in the
+ * reader's browser), and to be told what it answers. All text
  * is set with textContent (venue names come from seed files).
  */
 (function () {
@@ -19,10 +21,15 @@
   const KINDS = [["topic", "Topic"], ["venue", "Venue"], ["year", "Year"], ["code", "Code"]]
   const SHOWN_PER_KIND = 8
 
+  // The digest's own worker, beside this script; Material asks for its lunr worker.
+  const OWN = new URL("search-worker.js", document.currentScript.src).href
+
   window.Worker = class extends NativeWorker {
     constructor(url, options) {
+      if (/\/workers\/search\.[0-9a-f]+\.min\.js$/.test(String(url)))
+        url = OWN
       super(url, options)
-      if (/search-worker\.js/.test(String(url)))
+      if (String(url) === OWN)
         this.addEventListener("message", ev => {
           if (ev.data && ev.data.type === "digest:summary")
             show(ev.data.data)
