@@ -28,9 +28,11 @@ docs: $(VENV)/.installed $(KATEX)/katex.min.js
 	$(PY) -m generator build
 
 # The static site, built strictly into site/. Not --quiet: it drops the warnings that
-# --strict counts, and a broken link would exit 0.
+# --strict counts, and a broken link would exit 0. Then the templates' indentation is
+# taken out of the pages (generator/compact.py).
 site: docs
 	$(VENV)/bin/mkdocs build --strict
+	$(PY) -m generator compact site
 
 # Live preview: regenerates docs/ when a seed file changes, and mkdocs reloads.
 serve: docs

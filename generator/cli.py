@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .build import build, display_path, load_curation, parse_all, read_seeds, seed_paths
+from .compact import compact_site
 from .errors import ErrorList, GeneratorError
 from .tag import load_taxonomy
 from .validate import check, errors_markdown, report_markdown, report_text
@@ -30,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="titles and tags derived by the last build, reused while the generator is unchanged "
                         "(default: .cache/derived.json)")
     b.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="derive everything and keep nothing")
+    c = sub.add_parser("compact", help="after mkdocs build: take the templates' indentation out of the built pages")
+    c.add_argument("site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)")
     v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
     v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
     v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
@@ -50,6 +53,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         "built %d papers from %d seed file(s) (%d duplicates merged) into %s in %.2fs: %d file(s) written, %d removed",
         len(d), result.seed_files, merged, display_path(args.docs), result.seconds, result.written, result.removed,
     )
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    if not args.site.is_dir():
+        raise GeneratorError("no built site here: run mkdocs build first", display_path(args.site))
+    files, before, after = compact_site(args.site)
+    log.info("compacted %d page(s) in %s: %.1f MB to %.1f MB", files, display_path(args.site), before / 1e6, after / 1e6)
     return 0
 
 
@@ -79,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
     try:
-        return {"build": cmd_build, "validate": cmd_validate}[args.command](args)
+        return {"build": cmd_build, "compact": cmd_compact, "validate": cmd_validate}[args.command](args)
     except GeneratorError as e:
         if args.debug:
             raise

@@ -133,12 +133,11 @@ def _related_html(related: Sequence[dict]) -> str:
     """The related papers' list, from a paper page's directory URL (papers/<id>/)."""
     if not related:
         return ""
+    # Venue and first topic as plain text: a link a line made this a ninth of the page.
     items = []
     for r in related:
-        item = f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <span class="digest-meta">· {esc(r["venue"])}</span>'
-        if "topic" in r:
-            item += f' <a class="md-tag" href="../../topics/{r["topic"]["slug"]}/">{esc(r["topic"]["name"])}</a>'
-        items.append(item + "</li>")
+        meta = esc(r["venue"]) + (f' · {esc(r["topic"]["name"])}' if "topic" in r else "")
+        items.append(f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <span class="digest-meta">· {meta}</span></li>')
     return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
 
 

@@ -4,7 +4,7 @@ Imported as ``support`` (tests/ is on the path); fixtures live in conftest.py.
 
 A site is built the way `make site` builds it: the generator writes Markdown into
 a docs folder (a copy of the hand-written docs/), then `mkdocs build --strict`
-renders it. Builds happen in temporary folders, never in the working tree.
+renders it and `python -m generator compact` takes the indentation out. Builds happen in temporary folders, never in the working tree.
 """
 from __future__ import annotations
 
@@ -68,6 +68,8 @@ def build_site(dest: Path, seed_dirs: list[Path]) -> BuiltSite:
     assert gen.returncode == 0, gen.stderr
     mk = mkdocs_build(dest)
     assert mk.returncode == 0, mk.stderr
+    compact = run_generator("compact", str(dest / "site"), cwd=dest)
+    assert compact.returncode == 0, compact.stderr
     return BuiltSite(dest, docs, dest / "site", gen.stderr)
 
 

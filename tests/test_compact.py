@@ -1,0 +1,139 @@
+"""Compacting the built pages changes white space the browser lays out as one space, and nothing else.
+
+Checked by a real HTML parser: the compacted page has the same elements, attributes,
+comments and (with each run of white space read as one space, as a browser lays
+normal text out) the same text; inside pre, textarea, script, style, code and kbd, and in
+attribute values, not one character differs.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from support import REPO, mkdocs_build, run_generator
+from generator.compact import compact_html
+
+KEPT = {"pre", "textarea", "script", "style", "code", "kbd"}
+VOID = {"br", "img", "input", "meta", "link", "hr"}
+_WS = re.compile(r"[ \t\n\r\f]+")
+
+
+class _Events(HTMLParser):
+    """What a page is made of, as the parser reads it: tags with attributes, comments, and text,
+    the text outside kept elements with its white space runs read as one space."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.events: list[tuple] = []
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.events.append(("start", tag, tuple(attrs)))
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.events.append(("start", tag, tuple(attrs)))
+
+    def handle_endtag(self, tag):
+        self.events.append(("end", tag))
+        if tag in self.open:
+            del self.open[len(self.open) - 1 - self.open[::-1].index(tag):]
+
+    def handle_data(self, data):
+        kept = bool(KEPT & set(self.open))
+        text = data if kept else _WS.sub(" ", data)
+        if self.events and self.events[-1][0] == "text" and self.events[-1][1] == kept:
+            self.events[-1] = ("text", kept, self.events[-1][2] + text)
+        else:
+            self.events.append(("text", kept, text))
+
+    def handle_comment(self, data):
+        self.events.append(("comment", data))
+
+    def handle_decl(self, decl):
+        self.events.append(("decl", decl))
+
+
+def events(html: str) -> list[tuple]:
+    parser = _Events()
+    parser.feed(html)
+    parser.close()
+    # collapse the runs that the merge above left across text events
+    out = []
+    for e in parser.events:
+        if e[0] == "text" and not e[1]:
+            e = ("text", False, _WS.sub(" ", e[2]))
+        out.append(e)
+    return out
+
+
+SPACE = st.sampled_from([" ", "  ", "\n", "\n    ", "   \n  \n\t", "\t", "\r\n  ", "\f"])
+WORD = st.sampled_from(["word", "a&amp;b", "x &lt; y", "\u00e9t\u00e9", "</", "<", ">", "'", '"', "=", "--", "-->", "<!--"])
+ATTR_VALUE = st.sampled_from(["x", "a b", "line\n    two", "a > b", "", "'q'", "\n"])
+
+
+@st.composite
+def fragments(draw, depth: int = 0) -> str:
+    parts = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["text", "text", "inline", "block", "kept", "comment", "void"] if depth < 3 else ["text", "void"]))
+        if kind == "text":
+            parts.append("".join(draw(st.lists(st.one_of(WORD, SPACE), max_size=6))).replace("<", "&lt;"))
+        elif kind in ("inline", "block"):
+            tag = draw(st.sampled_from(["a", "span", "em"] if kind == "inline" else ["div", "p", "li", "section"]))
+            value = draw(ATTR_VALUE).replace('"', "&quot;")
+            parts.append(f'<{tag} class="{value}"{draw(SPACE)}title="{draw(ATTR_VALUE)}">'.replace('title=""">', 'title="">')
+                         + draw(fragments(depth + 1)) + f"</{tag}>")
+        elif kind == "kept":
+            tag = draw(st.sampled_from(sorted(KEPT)))
+            inner = "".join(draw(st.lists(st.one_of(WORD, SPACE), max_size=6)))
+            inner = inner.replace("<", "&lt;") if tag not in ("script", "style") else inner.replace("</", "< /")
+            parts.append(f"<{tag}>{inner}</{tag}>")
+        elif kind == "comment":
+            parts.append(f"<!--{draw(SPACE)}note{draw(SPACE)}-->")
+        else:
+            parts.append(f'<br>{draw(SPACE)}<img alt="{draw(ATTR_VALUE)}">')
+        parts.append(draw(SPACE))
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(fragments())
+def test_compacting_keeps_every_element_attribute_and_word(html):
+    compact = compact_html(html)
+    assert events(compact) == events(html)
+    assert compact_html(compact) == compact  # once is enough
+
+
+def test_compacting_takes_out_indentation_and_keeps_kept_content_as_it_is():
+    html = ('<div>\n    <p>one\n      two</p>\n  <pre>  a\n    b</pre>\n  <code>x\n   y</code>\n'
+            '<script>\n  if (a)\n    b()\n</script>\n<span title="t\n   u">s</span>\n<!--\n   c -->\n</div>')
+    assert compact_html(html) == ('<div>\n<p>one\ntwo</p>\n<pre>  a\n    b</pre>\n<code>x\n   y</code>\n'
+                                  '<script>\n  if (a)\n    b()\n</script>\n<span title="t\n   u">s</span>\n<!--\n   c -->\n</div>')
+
+
+def test_an_element_never_closed_keeps_the_rest_of_the_page():
+    assert compact_html("<p>\n  a</p>\n  <pre>\n    b\n    <p>\n   c") == "<p>\na</p>\n<pre>\n    b\n    <p>\n   c"
+
+
+def test_the_mission_site_compacted_is_the_site_mkdocs_built(tmp_path, mission_site):
+    """Every page of the real site, as `make site` leaves it, against the same page before compacting."""
+    root = tmp_path / "again"
+    shutil.copytree(mission_site.root, root, ignore=shutil.ignore_patterns("site"))
+    assert mkdocs_build(root).returncode == 0
+    pages = sorted((root / "site").rglob("*.html"))
+    assert len(pages) > 40
+    smaller = 0
+    for page in pages:
+        built = page.read_text(encoding="utf-8")
+        shipped = (mission_site.site / page.relative_to(root / "site")).read_text(encoding="utf-8")
+        assert events(shipped) == events(built), page
+        smaller += len(shipped) < len(built)
+    assert smaller == len(pages)
+    run = run_generator("compact", str(tmp_path / "nothing-here"), cwd=REPO)
+    assert run.returncode == 1 and "no built site here" in run.stderr and "Traceback" not in run.stderr
