@@ -133,10 +133,15 @@ CHROMIUM = find_chromium()
 SEARCH_JS = """async (q) => {
   const input = document.querySelector('.md-search__input');
   const meta = document.querySelector('.md-search-result__meta');
+  const result = document.querySelector('.md-search-result');
+  const answers = () => Number(result.dataset.digestAnswers || 0);
+  const before = answers();
+  // The worker posts the first ten results, then all of them, then its summary, which
+  // search-filters.js counts in data-digest-answers: wait for the whole answer.
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 5000);
-    new MutationObserver((_, obs) => { obs.disconnect(); clearTimeout(timer); resolve(); })
-      .observe(meta, {childList: true, characterData: true, subtree: true});
+    new MutationObserver((_, obs) => { if (answers() > before) { obs.disconnect(); clearTimeout(timer); resolve(); } })
+      .observe(result, {attributes: true, attributeFilter: ['data-digest-answers']});
     input.focus();
     input.value = q;
     input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));

@@ -31,10 +31,20 @@
       super(url, options)
       if (String(url) === OWN)
         this.addEventListener("message", ev => {
-          if (ev.data && ev.data.type === "digest:summary")
+          if (ev.data && ev.data.type === "digest:summary") {
             show(ev.data.data)
+            answered()
+          }
         })
     }
+  }
+
+  /* The result list counts the complete answers it has shown (data-digest-answers): the
+   * worker posts the first ten results early, then all of them, then the summary. */
+  function answered() {
+    const result = document.querySelector(".md-search-result")
+    if (result)
+      result.dataset.digestAnswers = String(Number(result.dataset.digestAnswers || 0) + 1)
   }
 
   function token(kind, slug) {

@@ -45,6 +45,7 @@ const FIELD_WEIGHT = { title: 8, tags: 4 }  /* a title or topic hit, vs. one tex
 const SCORE_MAX = 2.2                       /* generator/search.py: a text part of 63 is this */
 const SNIPPET_CHARS = 320
 const SHOWN = 20                            /* results whose data is fetched and shown */
+const FIRST = 10                            /* the results Material shows before the list is scrolled */
 const FILTER = /(?:^|\s)(topic|venue|year|has):(\S*)/g
 const BASE = new URL("../search/", self.location)
 
@@ -472,10 +473,11 @@ function hasPhrase(haystack, phrase) {
   return haystack.includes(` ${phrase.words.join(" ")}${phrase.closed ? " " : ""}`)
 }
 
-async function search(query) {
+/* Which papers match and in what order: everything but their data (fetched by present). */
+async function rank(query) {
   const { terms, exclude, phrases, filters } = parse(query)
   if (!terms.length && !filters.size)
-    return { items: [], total: 0, matches: [], facets: null }
+    return null
   const m = await loadMeta()
   const f = filters.size ? await loadFacets() : null
 
@@ -502,16 +504,25 @@ async function search(query) {
     kept.sort((a, b) => matched[b] - matched[a] || total[b] - total[a] || a - b)
   else  /* filters only: newest first, then by title (paper numbers follow titles) */
     kept.sort((a, b) => f.year[b] - f.year[a] || a - b)
+  return { terms, exclude, phrases, filters, f, perTerm, total, matched, matches, allowed, kept, ranked: [], at: 0 }
+}
 
-  const ranked = []
-  for (let at = 0; at < kept.length && ranked.length < SHOWN; at += SHOWN) {
-    const batch = kept.slice(at, at + SHOWN)
+/* The answer with up to `limit` papers: their data is fetched for the papers shown, in
+ * batches, since a "phrase" is checked on the text (papers that fail it are skipped).
+ * Called again with a larger limit, it goes on where it stopped. */
+async function present(r, limit) {
+  const { terms, exclude, phrases, filters, f, perTerm, total, matched, matches, allowed, kept, ranked } = r
+  while (r.at < kept.length && ranked.length < limit) {
+    const batch = kept.slice(r.at, r.at + Math.max(limit - ranked.length, FIRST))
     const data = await Promise.all(batch.map(d => fetched(`d/${d}.json`, "json")))
-    batch.forEach((d, i) => {
-      const haystack = ` ${words(data[i].title).join(" ")} ${words(data[i].text).join(" ")} `
-      if (phrases.every(p => hasPhrase(haystack, p)) && ranked.length < SHOWN)
-        ranked.push({ d, data: data[i], matched: matched[d], score: total[d] })
-    })
+    let used = 0  /* papers fetched but not reached stay for the next call (fetched keeps them) */
+    for (; used < batch.length && ranked.length < limit; used++) {
+      const d = batch[used], doc = data[used]
+      const haystack = ` ${words(doc.title).join(" ")} ${words(doc.text).join(" ")} `
+      if (phrases.every(p => hasPhrase(haystack, p)))
+        ranked.push({ d, data: doc, matched: matched[d], score: total[d] })
+    }
+    r.at += used
   }
 
   /* Hand-written pages: only for queries without filters */
@@ -537,23 +548,23 @@ async function search(query) {
   }
 
   const all = [
-    ...ranked.map(r => ({ ...r, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i][r.d] > 0])) })),
+    ...ranked.map(x => ({ ...x, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i][x.d] > 0])) })),
     ...pages
   ]
   if (terms.length)
     all.sort((a, b) => b.matched - a.matched || b.score - a.score)
   /* A hand-written page's sections are grouped under it, as Material's result list expects. */
   const items = [], byPath = new Map()
-  for (const r of all) {
-    const pattern = marker(terms.filter(t => r.found[t]))
-    if (!r.entry) {
-      items.push([item(r.data, r.score, r.found, pattern)])
+  for (const x of all) {
+    const pattern = marker(terms.filter(t => x.found[t]))
+    if (!x.entry) {
+      items.push([item(x.data, x.score, x.found, pattern)])
       continue
     }
-    const shown = item({ url: r.entry.doc.location, title: r.entry.title, text: r.entry.text, tags: r.entry.tags }, r.score, r.found, pattern)
-    const group = byPath.get(r.entry.path)
+    const shown = item({ url: x.entry.doc.location, title: x.entry.title, text: x.entry.text, tags: x.entry.tags }, x.score, x.found, pattern)
+    const group = byPath.get(x.entry.path)
     if (group) group.push(shown)
-    else { byPath.set(r.entry.path, [shown]); items.push(byPath.get(r.entry.path)) }
+    else { byPath.set(x.entry.path, [shown]); items.push(byPath.get(x.entry.path)) }
   }
   return {
     items,
@@ -567,10 +578,24 @@ async function search(query) {
 
 let latest = 0
 
+/* Material shows the first ten results and the rest as the list is scrolled: the answer
+ * is posted once their data is in, and again with all SHOWN (each result's data is a
+ * request of its own, most of a later query's time). */
 async function answer(query, seq) {
   let out
   try {
-    out = await search(query)
+    const r = await rank(query)
+    if (r === null) {
+      out = { items: [], total: 0, matches: [], facets: null }
+    } else {
+      out = await present(r, FIRST)
+      if (r.at < r.kept.length && out.items.length >= FIRST) {
+        if (seq !== latest)
+          return
+        postMessage({ type: RESULT, data: { items: out.items } })
+        out = await present(r, SHOWN)
+      }
+    }
   } catch (err) {
     console.warn(`search failed for ${JSON.stringify(query)}:`, err)
     out = { items: [], total: 0, matches: [], facets: null }

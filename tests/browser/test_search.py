@@ -133,6 +133,44 @@ def test_results_show_the_title_as_text_and_mark_the_query_words(search, papers,
     assert {w.casefold() for w in phrase.split() if len(w) > 3} <= marked, (phrase, first["marks"])
 
 
+FIRST_AND_WHOLE_JS = """async (q) => {
+  const input = document.querySelector('.md-search__input');
+  const list = document.querySelector('.md-search-result__list');
+  const result = document.querySelector('.md-search-result');
+  const hrefs = () => [...list.querySelectorAll('a.md-search-result__link')].map(a => a.getAttribute('href'));
+  const answers = () => Number(result.dataset.digestAnswers || 0);
+  const before = answers(), shownBefore = list.firstElementChild;
+  const meta = () => document.querySelector('.md-search-result__meta').textContent;
+  let first = null, firstMeta = null;
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 5000);
+    new MutationObserver(() => { if (first === null && list.firstElementChild !== shownBefore) { first = hrefs(); firstMeta = meta(); } })
+      .observe(list, {childList: true});
+    new MutationObserver((_, obs) => { if (answers() > before) { obs.disconnect(); clearTimeout(timer); resolve(); } })
+      .observe(result, {attributes: true, attributeFilter: ['data-digest-answers']});
+    input.focus();
+    input.value = q;
+    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  });
+  return {first, firstMeta, meta: meta()};
+}"""
+
+
+def test_the_first_ten_results_come_first_and_the_rest_follow_in_the_same_order(page, search, index):
+    """The worker posts the ten results Material shows first as soon as their data is in,
+    then the whole answer: the first ten are its top ten, in order."""
+    matching = [p for p, d in index.items() if any(w.startswith("model") for w in d["terms"])]
+    assert len(matching) > 20, "the mission seeds no longer make this test meaningful"
+    answer = page.evaluate(FIRST_AND_WHOLE_JS, "model")
+    assert answer["first"] is not None and len(answer["first"]) == 10, answer
+    count = lambda meta: int(re.search(r"\d+", meta).group())  # noqa: E731
+    # first ten papers (and the hand-written pages), then twenty
+    assert count(answer["firstMeta"]) < 20 <= count(answer["meta"]), answer
+    search("diffusion")  # another answer in between, so that the next one is shown anew
+    whole = [r["href"] for r in search("model")["results"]]
+    assert len(whole) >= 20 and whole[:10] == answer["first"]
+
+
 def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
     assert search("the of and")["results"] == []
     assert search("qqqzzzxv")["results"] == []
