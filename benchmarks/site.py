@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -40,12 +41,18 @@ def prepare(root: Path) -> None:
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / "docs" / name)
 
 
-def timed(cmd: list[str], cwd: Path) -> float:
+STAGE = re.compile(r"^\s+(\w+)\s+([\d.]+)s$", re.M)  # the generator's --debug stopwatch lines
+
+
+def timed(cmd: list[str], cwd: Path, stages: list | None = None) -> float:
+    """Seconds ``cmd`` took; with ``stages``, the generator's seconds per stage are appended to it."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
     start = time.perf_counter()
     run = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     if run.returncode:
         sys.exit(f"{' '.join(cmd)} failed:\n{run.stderr[-3000:]}")
+    if stages is not None:
+        stages.append({name: float(sec) for name, sec in STAGE.findall(run.stderr)})
     return time.perf_counter() - start
 
 
@@ -63,14 +70,14 @@ def main() -> None:
     root.mkdir(parents=True)
     prepare(root)
     write_seeds(root / "seeds", args.papers)
-    gen, mk, compact = [], [], []
+    gen, mk, compact, stages = [], [], [], []
     for run in range(args.runs):
         for sub in ("papers", "topics", "venues", "search", "list"):
             shutil.rmtree(root / "docs" / sub, ignore_errors=True)
         if run == 0:  # the first run is cold: no previous map, no derive cache
             (root / "docs" / "map.json").unlink(missing_ok=True)
             shutil.rmtree(root / ".cache", ignore_errors=True)
-        gen.append(timed([sys.executable, "-m", "generator", "build"], root))
+        gen.append(timed([sys.executable, "-m", "generator", "--debug", "build"], root, stages))
         mk.append(timed([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict"], root))
         compact.append(timed([sys.executable, "-m", "generator", "compact", "site"], root))
     site = root / "site"
@@ -101,6 +108,8 @@ def main() -> None:
     print(f"runs: generate {', '.join(f'{x:.2f}' for x in gen)}; mkdocs {', '.join(f'{x:.2f}' for x in mk)}; "
           f"compact {', '.join(f'{x:.2f}' for x in compact)}; "
           f"load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    for label, laps in (("cold", stages[0]), ("warm", stages[-1])):
+        print(f"generate {label}, by stage: " + ", ".join(f"{k} {v:.2f}" for k, v in laps.items()), file=sys.stderr)
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value:>8}  {note}")
