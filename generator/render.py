@@ -198,7 +198,7 @@ def _up(page_url: str) -> str:
 @lru_cache(maxsize=1 << 16)
 def _summary_html(text: str, venue: str, year: int) -> str:
     """Venue and first sentence: the same on every topic and venue page that lists the paper."""
-    return f" · {esc(f'{venue} {year}')}<br>\n<span class=\"digest-summary\">{to_html(first_sentence(text))}</span>"
+    return f" · {esc(f'{venue} {year}')}<br>\n{to_html(first_sentence(text))}"
 
 
 def render_alias(p: Paper) -> str:
@@ -227,7 +227,7 @@ def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[s
 
 def _entry(p: Paper, up: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    return f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
+    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
 
 
 def _entries(papers: Iterable[Paper], up: str) -> list[str]:
@@ -379,7 +379,7 @@ def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
 
 
 def _list_entry(p: Paper, up: str) -> str:
-    item = f'<li class="digest-entry"><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
+    item = f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
     if p.merged:
         where = ", ".join(esc(str(s)) for s in p.sources)
         item += f" · merged from {len(p.sources)} submissions: {where}"

@@ -101,7 +101,7 @@ LISTING_CHECK = """
   if (el.closest('.katex, .katex-display, .katex-error')) return [];
   const bad = [...el.attributes].filter(a => a.name.startsWith('on')).map(a => `${el.tagName} ${a.name}`);
   const ok = ['LI', 'A', 'BR', 'P', 'EM', 'STRONG', 'CODE'].includes(el.tagName)
-    || (el.tagName === 'SPAN' && ['arithmatex', 'digest-math-source', 'digest-summary'].some(c => el.classList.contains(c)))
+    || (el.tagName === 'SPAN' && ['arithmatex', 'digest-math-source'].some(c => el.classList.contains(c)))
     // reading-list.js: the star after each paper's link, a one-character button (and its glyph)
     || (el.tagName === 'BUTTON' && el.matches('li > a + button.digest-star[data-paper]') && el.textContent.length === 1)
     || (el.tagName === 'SPAN' && el.parentElement.matches('button.digest-star') && el.attributes.length === 1);
@@ -118,7 +118,7 @@ def test_hostile_pages_run_nothing(browser, request, which):
     # the venue and topic pages that list a paper (their first sentences hold the seed's text)
     listings = sorted(f"{p.parent.name}/{p.stem}/" for d in ("venues", "topics") for p in (site.docs / d).glob("*.md")
                       if p.stem != "index"
-                      and 'class="digest-entry"' in (site.site / d / p.stem / "index.html").read_text(encoding="utf-8"))
+                      and 'class="digest-list"' in (site.site / d / p.stem / "index.html").read_text(encoding="utf-8"))
     problems: list[str] = []
     context = browser.new_context(viewport=PHONE)
 
