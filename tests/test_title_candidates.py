@@ -257,6 +257,39 @@ def test_how_abstracts_name_their_method(text: str, start: str) -> None:
     assert derive_title(text).startswith(start), derive_title(text)
 
 
+@pytest.mark.parametrize("text, start", [
+    pytest.param("Incremental gradient methods are slow on sparse problems. In this work we introduce a new fast "
+                 "incremental gradient method TRACE, in the spirit of earlier variance reduced methods.", "TRACE: ",
+                 id="after-its-kind"),
+    pytest.param("Graph models are slow to train. We propose a scalable training scheme, BRIDGE that samples "
+                 "nodes by importance.", "BRIDGE: ", id="kind-comma-NAME-that"),
+])
+def test_a_common_word_in_capitals_set_off_as_a_name_is_one(text: str, start: str) -> None:
+    # "trace" and "bridge" are common words of abstracts: in capitals they are a heading's, unless
+    # the sentence sets the word off as the name of what it proposes
+    assert derive_title(text).startswith(start), derive_title(text)
+
+
+@pytest.mark.parametrize("text, not_start", [
+    pytest.param("Exploration is costly in bandits. We propose a PAC algorithm for best arm identification under "
+                 "budgets.", "PAC:", id="a-modifier"),
+    pytest.param("Sparse networks save memory. We present an algorithm, DEEP R, that trains sparsely connected "
+                 "networks directly.", "DEEP:", id="first-word-of-a-longer-name"),
+])
+def test_a_common_word_in_capitals_that_is_not_set_off_names_nothing(text: str, not_start: str) -> None:
+    assert not derive_title(text).startswith(not_start), derive_title(text)
+
+
+def test_a_dash_between_words_is_a_mark_of_its_own() -> None:
+    assert tokens("a method---SKETCH (fast)---which") == ["a", "method", "—", "SKETCH", "(", "fast", ")", "—", "which"]
+    assert tokens("in this work—QuickNet.") == ["in", "this", "work", "—", "QuickNet."]
+    assert tokens("pre- and post-processing, x -- y") == ["pre-", "and", "post-processing", ",", "x", "—", "y"]
+    # a name set off by dashes after what kind of thing it is names the method
+    text = ("Gradients are costly to compute. We propose a novel randomized first order optimization "
+            "method---SKETCHY (SKEtched gradient method)---which progressively learns the gradient.")
+    assert derive_title(text).startswith("SKETCHY: "), derive_title(text)
+
+
 def test_a_plural_with_an_appositive_is_not_a_name() -> None:
     text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
             "processors, and propose coded computation for linear transforms.")
