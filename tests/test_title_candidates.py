@@ -280,6 +280,29 @@ def test_a_common_word_in_capitals_that_is_not_set_off_names_nothing(text: str, 
     assert not derive_title(text).startswith(not_start), derive_title(text)
 
 
+def test_a_long_name_the_abstract_abbreviates_leads_as_its_acronym() -> None:
+    text = ("Distributed learning wastes rounds of communication. The resulting methods are termed Lazily Reused "
+            "Updates --- justifying our acronym LRU used henceforth. LRU needs fewer rounds.")
+    assert derive_title(text).startswith("LRU: Lazily Reused Updates"), derive_title(text)
+    # two letters are no name of a method
+    text = ("Finding the arm of lowest mean is a pure exploration problem. We propose a new sampling rule, which we "
+            "call Murphy Sampling. MS stops early on easy instances.")
+    assert derive_title(text).startswith("Murphy Sampling: "), derive_title(text)
+
+
+def test_of_two_names_offered_together_the_one_the_abstract_comes_back_to_leads() -> None:
+    text = ("Tiny devices need small recurrent models. This paper develops the QuickRNN and QuickGRU algorithms for "
+            "keyword spotting. QuickRNN adds a residual connection. QuickGRU extends it with a gate. QuickGRU is "
+            "small and QuickGRU runs on microcontrollers.")
+    assert derive_title(text).startswith("QuickGRU: "), derive_title(text)
+
+
+def test_an_acronym_defined_soon_after_a_name_of_ours_is_its_own_only_if_it_starts_like_it() -> None:
+    text = ("Strategy games are hard testbeds. In this paper, we propose FLUX, an extensive platform for "
+            "reinforcement learning research. Using FLUX, we implement a fast real-time strategy (RTS) engine.")
+    assert derive_title(text).startswith("FLUX: "), derive_title(text)
+
+
 def test_a_dash_between_words_is_a_mark_of_its_own() -> None:
     assert tokens("a method---SKETCH (fast)---which") == ["a", "method", "—", "SKETCH", "(", "fast", ")", "—", "which"]
     assert tokens("in this work—QuickNet.") == ["in", "this", "work", "—", "QuickNet."]

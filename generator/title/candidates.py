@@ -30,6 +30,7 @@ from .words import (
     _PREPOSITIONS,
     _SUBJECT,
     _SUBJECT_FORMS,
+    _SMALL,
     _SUBORDINATORS,
     _VERB_FORMS,
     _W,
@@ -245,6 +246,9 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
         if name:
             best = _Contribution(name, [], [], 1)
+    if best:
+        best = _acronym_of_long_name(best, sentences)
+        best = _main_of_two_names(best, " ".join(sentences))
     if best and best.name[:1].islower():
         # "flipout" is "Flipout" where the authors open a sentence with it; "mixup" never is
         upper = best.name[:1].upper() + best.name[1:]
@@ -257,6 +261,35 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contribution:
+    """A name of several capitalised words that the abstract also abbreviates ("are termed Lazily
+    Aggregated Gradient --- justifying our acronym LAG") leads the title as its acronym, spelled
+    out after it, as titles write such names ("LAG: Lazily Aggregated Gradient ...")."""
+    words = found.name.split()
+    if found.long or len(words) < 2 or not all(w[:1].isupper() or w.lower() in _SMALL for w in words):
+        return found
+    letters = "".join(w[0] for w in words if w.lower() not in _SMALL).upper()
+    # two letters ("MS" of "Murphy Sampling") or a class of things ("GMMs") is no name of a method
+    if len(letters) < 3 or letters.lower() in _COMMON_ACRONYMS:
+        return found
+    for sentence in sentences:
+        if letters in sentence and letters in (t.rstrip(".") for t in tokenize(sentence)):
+            return dataclasses.replace(found, name=letters, long=words)
+    return found
+
+
+def _main_of_two_names(found: _Contribution, text: str) -> _Contribution:
+    """Of two coined names the abstract offers together ("the FastRNN and FastGRNN algorithms"),
+    the one it comes back to more often: the other is a step on the way, or a variant."""
+    for pattern in (rf"(?<![\w-]){re.escape(found.name)} and ([\w@+-]+)", rf"([\w@+-]+) and {re.escape(found.name)}(?![\w-])"):
+        m = re.search(pattern, text)
+        if m and _is_nameish(m[1]) and m[1].lower() not in _COMMON_ACRONYMS and m[1].lower() not in _KNOWN_NAMES:
+            other = len(re.findall(rf"(?<![\w-]){re.escape(m[1])}(?![\w-])", text))
+            if other > len(re.findall(rf"(?<![\w-]){re.escape(found.name)}(?![\w-])", text)):
+                return dataclasses.replace(found, name=m[1], long=[], desc=[])
+    return found
 
 
 def _evaluation(words: list[str]) -> bool:

@@ -508,7 +508,9 @@ def _own_name(sentence: str) -> _Contribution | None:
                     or name.lower().endswith(("'s", "’s")) or (name != last and last.islower() and len(last) > 1):
                 continue  # "our ADMM-based method", "our DPP-style sampler": a modifier, not a name
             soon = _DEFINED_SOON.match(sentence, m.end())
-            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]):
+            # (an acronym of another thing does not start like the name: "Using ELF, we implement a
+            # real-time strategy (RTS) engine")
+            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]) and soon[1][0].lower() == name[0].lower():
                 name = soon[1]  # "the proposed NonconvEx primal-dual SpliTTing (NESTT) algorithm"
             return _Contribution(name, [], [], 5)
     return None
