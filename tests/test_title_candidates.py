@@ -313,6 +313,21 @@ def test_a_dash_between_words_is_a_mark_of_its_own() -> None:
     assert derive_title(text).startswith("SKETCHY: "), derive_title(text)
 
 
+def test_a_word_in_s_before_a_preposition_is_a_plural_noun_not_a_verb() -> None:
+    found = noun_phrases(tokens("we predict semantic and instance features from multi-view images"))
+    assert ["semantic", "and", "instance", "features", "from", "multi-view", "images"] in found, found
+    # with its object next it is still the verb of the phrase before it
+    found = noun_phrases(tokens("Semantic scene completion predicts the occupancy of voxels"))
+    assert found == [["Semantic", "scene", "completion"], ["occupancy", "of", "voxels"]], found
+
+
+def test_a_participle_after_a_description_ends_it() -> None:
+    # "a framework built on X": a reduced relative clause, not part of what the method is
+    text = ("Open-vocabulary grounding needs fine alignment. We propose GridAlign, a vision-language alignment "
+            "framework built on a multiple instance learning formulation. GridAlign pools regions.")
+    assert derive_title(text) == "GridAlign: Vision-Language Alignment Framework", derive_title(text)
+
+
 def test_a_plural_with_an_appositive_is_not_a_name() -> None:
     text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
             "processors, and propose coded computation for linear transforms.")
