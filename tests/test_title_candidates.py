@@ -328,6 +328,21 @@ def test_a_participle_after_a_description_ends_it() -> None:
     assert derive_title(text) == "GridAlign: Vision-Language Alignment Framework", derive_title(text)
 
 
+def test_a_sentence_reporting_what_others_found_offers_no_phrases() -> None:
+    from generator.title.candidates import _phrases
+
+    sentences = ["Recent studies have found, for long documents, banded attention kernels with learned widths",
+                 "We propose sliding caches for long documents"]
+    assert _phrases(sentences) == [(1, True, ["sliding", "caches", "for", "long", "documents"])]
+
+
+def test_the_topic_is_read_past_every_opening_subordinate_clause() -> None:
+    from generator.title.candidates import _topic
+
+    assert _topic(["However, although two-bit networks are accurate, one-bit approximations lose accuracy"]) \
+        == ["one-bit", "approximations"]
+
+
 def test_a_plural_with_an_appositive_is_not_a_name() -> None:
     text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
             "processors, and propose coded computation for linear transforms.")

@@ -114,6 +114,8 @@ def _topic(sentences: list[str]) -> list[str]:
             if "," not in tokens:
                 continue
             start = tokens.index(",") + 1
+            while start < len(tokens) and tokens[start].lower() in _SUBORDINATORS and "," in tokens[start:]:
+                start = tokens.index(",", start) + 1  # "However, although X is accurate, Y ...": Y is the subject
             if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
                 setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
                 while setting and setting[0].lower() in _WEAK_START:
@@ -491,6 +493,20 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     return out
 
 
+# "Recent work has shown that ...", "Prior studies suggest ...", "Recently, it was shown that ...":
+# a sentence that reports what others found, not what this paper is about.
+_LITERATURE = re.compile(
+    r"^(?:(?:recent|prior|previous|past|earlier|existing)\s+(?:\w+\s+){0,3}?(?:works?|studies|research|results|papers|literature|findings|efforts)"
+    r"|recently,?\s+(?:it\s+(?:has\s+been|was)|there\s+has\s+been|many|several|researchers))"
+    r"(?:\s+\w+){0,6}?\s+(?:has|have|had|was|were)?\s*(?:shown|show|showed|demonstrated|demonstrate|suggest|suggested|found|revealed|reveal|proposed|established)\b",
+    re.I,
+)
+
+
+def _about_the_literature(sentence: str) -> bool:
+    return _LITERATURE.match(sentence) is not None
+
+
 def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     """(sentence index, whether it is about our work, words) of the noun phrases of the
     opening sentences and of those in which the paper speaks of its own work."""
@@ -498,6 +514,8 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     later = 0
     for index, sentence in enumerate(sentences[:6]):
         ours = _OURS_TEST.search(sentence) is not None
+        if not ours and _about_the_literature(sentence):
+            continue
         if index >= 2:
             if not ours or later == 1:
                 continue
