@@ -26,6 +26,9 @@ _ABBREVIATIONS = frozenset(_WORDS["abbreviations"])
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[“‘$\\])")
 _TOKEN = re.compile(r"[^\s,;:()\[\]]+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]]*)*|[,;:()\[\]]")  # 145,912 is one token
+# A dash between words ("method---SEGA", "work—FastGCN", "X -- a Y") is a mark of its own, not a
+# hyphen: split off as "—". (A single hyphen joins a compound; an en dash a range or a pair of names.)
+_DASH_TOKEN = re.compile(r"(?:[^\s,;:()\[\]—-]|(?<!-)-(?!-))+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]—-]*)*|—|-{2,}|[,;:()\[\]]")
 
 _TEX_ESCAPE = re.compile(r"\\([%&#_$])")
 _TEX_WRAP = re.compile(r"\\[A-Za-z]+\*?\s*\{([^{}]*)\}")
@@ -70,8 +73,11 @@ def _ends_with_abbreviation(sentence: str, end: int | None = None) -> bool:
 
 
 def tokens(sentence: str) -> list[str]:
-    """Words (with their hyphens, quotes and inner full stops) and the marks , ; : ( ) [ ]."""
-    return _TOKEN.findall(sentence)
+    """Words (with their hyphens, quotes and inner full stops) and the marks , ; : ( ) [ ] and —
+    (an em dash, or two or three hyphens, written as "—")."""
+    if "—" not in sentence and "--" not in sentence:
+        return _TOKEN.findall(sentence)
+    return ["—" if t[0] == "-" and t.count("-") == len(t) and len(t) > 1 else t for t in _DASH_TOKEN.findall(sentence)]
 
 
 @lru_cache(maxsize=4096)

@@ -257,6 +257,92 @@ def test_how_abstracts_name_their_method(text: str, start: str) -> None:
     assert derive_title(text).startswith(start), derive_title(text)
 
 
+@pytest.mark.parametrize("text, start", [
+    pytest.param("Incremental gradient methods are slow on sparse problems. In this work we introduce a new fast "
+                 "incremental gradient method TRACE, in the spirit of earlier variance reduced methods.", "TRACE: ",
+                 id="after-its-kind"),
+    pytest.param("Graph models are slow to train. We propose a scalable training scheme, BRIDGE that samples "
+                 "nodes by importance.", "BRIDGE: ", id="kind-comma-NAME-that"),
+])
+def test_a_common_word_in_capitals_set_off_as_a_name_is_one(text: str, start: str) -> None:
+    # "trace" and "bridge" are common words of abstracts: in capitals they are a heading's, unless
+    # the sentence sets the word off as the name of what it proposes
+    assert derive_title(text).startswith(start), derive_title(text)
+
+
+@pytest.mark.parametrize("text, not_start", [
+    pytest.param("Exploration is costly in bandits. We propose a PAC algorithm for best arm identification under "
+                 "budgets.", "PAC:", id="a-modifier"),
+    pytest.param("Sparse networks save memory. We present an algorithm, DEEP R, that trains sparsely connected "
+                 "networks directly.", "DEEP:", id="first-word-of-a-longer-name"),
+])
+def test_a_common_word_in_capitals_that_is_not_set_off_names_nothing(text: str, not_start: str) -> None:
+    assert not derive_title(text).startswith(not_start), derive_title(text)
+
+
+def test_a_long_name_the_abstract_abbreviates_leads_as_its_acronym() -> None:
+    text = ("Distributed learning wastes rounds of communication. The resulting methods are termed Lazily Reused "
+            "Updates --- justifying our acronym LRU used henceforth. LRU needs fewer rounds.")
+    assert derive_title(text).startswith("LRU: Lazily Reused Updates"), derive_title(text)
+    # two letters are no name of a method
+    text = ("Finding the arm of lowest mean is a pure exploration problem. We propose a new sampling rule, which we "
+            "call Murphy Sampling. MS stops early on easy instances.")
+    assert derive_title(text).startswith("Murphy Sampling: "), derive_title(text)
+
+
+def test_of_two_names_offered_together_the_one_the_abstract_comes_back_to_leads() -> None:
+    text = ("Tiny devices need small recurrent models. This paper develops the QuickRNN and QuickGRU algorithms for "
+            "keyword spotting. QuickRNN adds a residual connection. QuickGRU extends it with a gate. QuickGRU is "
+            "small and QuickGRU runs on microcontrollers.")
+    assert derive_title(text).startswith("QuickGRU: "), derive_title(text)
+
+
+def test_an_acronym_defined_soon_after_a_name_of_ours_is_its_own_only_if_it_starts_like_it() -> None:
+    text = ("Strategy games are hard testbeds. In this paper, we propose FLUX, an extensive platform for "
+            "reinforcement learning research. Using FLUX, we implement a fast real-time strategy (RTS) engine.")
+    assert derive_title(text).startswith("FLUX: "), derive_title(text)
+
+
+def test_a_dash_between_words_is_a_mark_of_its_own() -> None:
+    assert tokens("a method---SKETCH (fast)---which") == ["a", "method", "—", "SKETCH", "(", "fast", ")", "—", "which"]
+    assert tokens("in this work—QuickNet.") == ["in", "this", "work", "—", "QuickNet."]
+    assert tokens("pre- and post-processing, x -- y") == ["pre-", "and", "post-processing", ",", "x", "—", "y"]
+    # a name set off by dashes after what kind of thing it is names the method
+    text = ("Gradients are costly to compute. We propose a novel randomized first order optimization "
+            "method---SKETCHY (SKEtched gradient method)---which progressively learns the gradient.")
+    assert derive_title(text).startswith("SKETCHY: "), derive_title(text)
+
+
+def test_a_word_in_s_before_a_preposition_is_a_plural_noun_not_a_verb() -> None:
+    found = noun_phrases(tokens("we predict semantic and instance features from multi-view images"))
+    assert ["semantic", "and", "instance", "features", "from", "multi-view", "images"] in found, found
+    # with its object next it is still the verb of the phrase before it
+    found = noun_phrases(tokens("Semantic scene completion predicts the occupancy of voxels"))
+    assert found == [["Semantic", "scene", "completion"], ["occupancy", "of", "voxels"]], found
+
+
+def test_a_participle_after_a_description_ends_it() -> None:
+    # "a framework built on X": a reduced relative clause, not part of what the method is
+    text = ("Open-vocabulary grounding needs fine alignment. We propose GridAlign, a vision-language alignment "
+            "framework built on a multiple instance learning formulation. GridAlign pools regions.")
+    assert derive_title(text) == "GridAlign: Vision-Language Alignment Framework", derive_title(text)
+
+
+def test_a_sentence_reporting_what_others_found_offers_no_phrases() -> None:
+    from generator.title.candidates import _phrases
+
+    sentences = ["Recent studies have found, for long documents, banded attention kernels with learned widths",
+                 "We propose sliding caches for long documents"]
+    assert _phrases(sentences) == [(1, True, ["sliding", "caches", "for", "long", "documents"])]
+
+
+def test_the_topic_is_read_past_every_opening_subordinate_clause() -> None:
+    from generator.title.candidates import _topic
+
+    assert _topic(["However, although two-bit networks are accurate, one-bit approximations lose accuracy"]) \
+        == ["one-bit", "approximations"]
+
+
 def test_a_plural_with_an_appositive_is_not_a_name() -> None:
     text = ("Distributed computing suffers from stragglers. We consider stragglers, a small fraction of slow "
             "processors, and propose coded computation for linear transforms.")

@@ -30,6 +30,7 @@ from .words import (
     _PREPOSITIONS,
     _SUBJECT,
     _SUBJECT_FORMS,
+    _SMALL,
     _SUBORDINATORS,
     _VERB_FORMS,
     _W,
@@ -113,6 +114,8 @@ def _topic(sentences: list[str]) -> list[str]:
             if "," not in tokens:
                 continue
             start = tokens.index(",") + 1
+            while start < len(tokens) and tokens[start].lower() in _SUBORDINATORS and "," in tokens[start:]:
+                start = tokens.index(",", start) + 1  # "However, although X is accurate, Y ...": Y is the subject
             if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
                 setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
                 while setting and setting[0].lower() in _WEAK_START:
@@ -245,6 +248,9 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
         if name:
             best = _Contribution(name, [], [], 1)
+    if best:
+        best = _acronym_of_long_name(best, sentences)
+        best = _main_of_two_names(best, " ".join(sentences))
     if best and best.name[:1].islower():
         # "flipout" is "Flipout" where the authors open a sentence with it; "mixup" never is
         upper = best.name[:1].upper() + best.name[1:]
@@ -257,6 +263,35 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contribution:
+    """A name of several capitalised words that the abstract also abbreviates ("are termed Lazily
+    Aggregated Gradient --- justifying our acronym LAG") leads the title as its acronym, spelled
+    out after it, as titles write such names ("LAG: Lazily Aggregated Gradient ...")."""
+    words = found.name.split()
+    if found.long or len(words) < 2 or not all(w[:1].isupper() or w.lower() in _SMALL for w in words):
+        return found
+    letters = "".join(w[0] for w in words if w.lower() not in _SMALL).upper()
+    # two letters ("MS" of "Murphy Sampling") or a class of things ("GMMs") is no name of a method
+    if len(letters) < 3 or letters.lower() in _COMMON_ACRONYMS:
+        return found
+    for sentence in sentences:
+        if letters in sentence and letters in (t.rstrip(".") for t in tokenize(sentence)):
+            return dataclasses.replace(found, name=letters, long=words)
+    return found
+
+
+def _main_of_two_names(found: _Contribution, text: str) -> _Contribution:
+    """Of two coined names the abstract offers together ("the FastRNN and FastGRNN algorithms"),
+    the one it comes back to more often: the other is a step on the way, or a variant."""
+    for pattern in (rf"(?<![\w-]){re.escape(found.name)} and ([\w@+-]+)", rf"([\w@+-]+) and {re.escape(found.name)}(?![\w-])"):
+        m = re.search(pattern, text)
+        if m and _is_nameish(m[1]) and m[1].lower() not in _COMMON_ACRONYMS and m[1].lower() not in _KNOWN_NAMES:
+            other = len(re.findall(rf"(?<![\w-]){re.escape(m[1])}(?![\w-])", text))
+            if other > len(re.findall(rf"(?<![\w-]){re.escape(found.name)}(?![\w-])", text)):
+                return dataclasses.replace(found, name=m[1], long=[], desc=[])
+    return found
 
 
 def _evaluation(words: list[str]) -> bool:
@@ -458,6 +493,20 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     return out
 
 
+# "Recent work has shown that ...", "Prior studies suggest ...", "Recently, it was shown that ...":
+# a sentence that reports what others found, not what this paper is about.
+_LITERATURE = re.compile(
+    r"^(?:(?:recent|prior|previous|past|earlier|existing)\s+(?:\w+\s+){0,3}?(?:works?|studies|research|results|papers|literature|findings|efforts)"
+    r"|recently,?\s+(?:it\s+(?:has\s+been|was)|there\s+has\s+been|many|several|researchers))"
+    r"(?:\s+\w+){0,6}?\s+(?:has|have|had|was|were)?\s*(?:shown|show|showed|demonstrated|demonstrate|suggest|suggested|found|revealed|reveal|proposed|established)\b",
+    re.I,
+)
+
+
+def _about_the_literature(sentence: str) -> bool:
+    return _LITERATURE.match(sentence) is not None
+
+
 def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     """(sentence index, whether it is about our work, words) of the noun phrases of the
     opening sentences and of those in which the paper speaks of its own work."""
@@ -465,6 +514,8 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     later = 0
     for index, sentence in enumerate(sentences[:6]):
         ours = _OURS_TEST.search(sentence) is not None
+        if not ours and _about_the_literature(sentence):
+            continue
         if index >= 2:
             if not ours or later == 1:
                 continue

@@ -78,6 +78,20 @@ def _is_nameish(word: str) -> bool:
     return bool(_NAMEISH.match(bare)) and bare.lower().rstrip("s") not in _COMMON_ACRONYMS and bare.lower() not in _COMMON_ACRONYMS
 
 
+def _set_off_capitals(tokens: list[str], i: int, pre: list[str]) -> bool:
+    """A word in capitals that is also a common word ("GRAM", "SAGA", "SEGA"), read as a name where
+    the object of "we propose" sets it off as one, right after what kind of thing it is ("a
+    gradient method SAGA", "an attention model, GRAM that", "a method---SEGA---which"). Not as a
+    modifier ("a PAC algorithm", "the MAP estimate"), nor as the first word of a longer name ("DEEP R")."""
+    tok = tokens[i]
+    if not (tok.isupper() and tok.isalpha() and len(tok) >= 3) or tok.lower() in _COMMON_ACRONYMS or tok.lower() in _KNOWN_NAMES:
+        return False
+    if i + 1 < len(tokens) and tokens[i + 1][:1].isupper():
+        return False  # "an algorithm, DEEP R, that": the name goes on, and the capitals are one part of it
+    head = pre[:-1] if pre and pre[-1] in (",", "—") else pre
+    return bool(head) and head[-1].lower().rstrip("s") in _GENERIC
+
+
 def _coined_word(word: str) -> bool:
     """A lower-case word that no abstract of the fitted venues uses often: "mixup", "enunlg",
     not "dropout" or "regularization" (only read where a name is expected: "we propose X, a ...")."""
@@ -265,13 +279,14 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             # "we propose Banquet, a system that ...", "we propose mixup, a simple learning principle",
             # "we introduce Syndicom - a method for ...": one word with an appositive is a name
             return _Contribution(tok, _expansion(tokens, i + 1), _appositive(tokens, i + 1), 4)
-        if _is_nameish(tok) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
+        if (_is_nameish(tok) or _set_off_capitals(tokens, i, pre)) and not (pre and pre[-1].lower() in _PREPOSITIONS) \
                 and not (_TITLE_COMPOUND.match(tok) and i + 1 < len(tokens) and _CAPITALISED.match(tokens[i + 1])) \
                 and (pre and pre[-1].lower() in _W["naming_verbs"] or (i + 1 < len(tokens) and tokens[i + 1] == "(")
                      or not any(_paren_name(tokens, k) for k in range(i + 1, min(i + 5, len(tokens))) if tokens[k] == "(")):
             plain = [w for w in pre if w.lower() not in _ARTICLES]
             # "a GRaph-based Attention Model, GRAM that ...": set off after what kind of thing it is
-            kind_comma = len(pre) >= 2 and pre[-1] == "," and pre[-2].lower().rstrip("s") in _GENERIC
+            # ("a randomized optimization method---SEGA (...)---which"): or after a dash
+            kind_comma = len(pre) >= 2 and pre[-1] in (",", "—") and pre[-2].lower().rstrip("s") in _GENERIC
             introduced = not plain or kind_comma or pre[-1].lower() in _ARTICLES | _GENERIC | _W["naming_verbs"] \
                 or (len(plain) <= 4 and "," not in plain and _CAPITALISED.match(tokens[i + 1] if i + 1 < len(tokens) else "") is None)
             if not introduced:
@@ -493,7 +508,9 @@ def _own_name(sentence: str) -> _Contribution | None:
                     or name.lower().endswith(("'s", "’s")) or (name != last and last.islower() and len(last) > 1):
                 continue  # "our ADMM-based method", "our DPP-style sampler": a modifier, not a name
             soon = _DEFINED_SOON.match(sentence, m.end())
-            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]):
+            # (an acronym of another thing does not start like the name: "Using ELF, we implement a
+            # real-time strategy (RTS) engine")
+            if soon and _is_nameish(soon[1]) and _plausible_name(soon[1]) and soon[1][0].lower() == name[0].lower():
                 name = soon[1]  # "the proposed NonconvEx primal-dual SpliTTing (NESTT) algorithm"
             return _Contribution(name, [], [], 5)
     return None

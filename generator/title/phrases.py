@@ -277,6 +277,16 @@ def _verb_after_singular(prev: str, word: str) -> bool:
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
 
 
+def _noun_follows(tokens: list[str], i: int) -> bool:
+    """Does what follows ``tokens[i - 1]`` show it to be a noun, not a verb: a preposition or the
+    end of the clause? "predict semantic and instance features from images" (a verb has its
+    object next: "scene completion predicts the ...")."""
+    if i >= len(tokens):
+        return True
+    nxt = tokens[i].lower()
+    return nxt in _PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in _CLAUSE
+
+
 def _plural_noun(word: str) -> bool:
     """A lower-case plural ("networks", "studies"): a lower-case word after it is its verb
     ("Coordinate networks benefit from ..."), since English modifies with the singular
@@ -346,7 +356,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         elif run and low in _JOINS:
             run.append(tok)
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
-                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)) \
+                or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
+                    and not _noun_follows(tokens, i)) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             close()
             skip_next = low in _VERB_NEXT
