@@ -46,4 +46,4 @@ bench: $(VENV)/.installed $(KATEX)/katex.min.js
 	$(PY) benchmarks/site.py
 
 clean:
-	rm -rf site .cache $(KATEX) docs/papers docs/topics docs/venues docs/search docs/index.md docs/list.md docs/list docs/papers.json docs/feed.xml
+	rm -rf site .cache $(KATEX) docs/papers docs/topics docs/venues docs/search docs/index.md docs/list.md docs/list docs/papers.json docs/papers.json.gz docs/feed.xml

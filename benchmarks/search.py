@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 from benchmarks.corpus import write_seeds  # noqa: E402
 from benchmarks.site import prepare  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS  # noqa: E402  (the browser tests' Chromium and flags)
+from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # noqa: E402  (the browser tests' Chromium and flags)
 
 FIRST_QUERY = "neural radiance fields"
 QUERIES = [
@@ -115,7 +115,7 @@ def quality(browser, url: str, site: Path) -> dict:
     and with quotes (benchmarks/pagefind_side.py picks the phrases, for both engines)."""
     from benchmarks.pagefind_side import mission_papers, rarest_phrases
 
-    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(site)
     targets = mission_papers(papers)
     phrases = rarest_phrases(targets, papers)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
@@ -245,7 +245,7 @@ def main() -> int:
         tmp = Path(tempfile.mkdtemp(prefix="bench-search-"))
         site = build_site(tmp, args.papers)
     try:
-        count = len(json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"])
+        count = len(published_papers(site))
         index_mb = sum(f.stat().st_size for f in (site / "search").rglob("*") if f.is_file()) / 1e6
         server, url = serve(site)
         from playwright.sync_api import sync_playwright

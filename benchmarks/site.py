@@ -86,7 +86,7 @@ def main() -> None:
     everything = [p for p in site.rglob("*") if p.is_file()]
     index = [p for p in (site / "search").rglob("*") if p.is_file() and p.name != "search_index.json"]
     shards = [p.stat().st_size for p in (site / "search" / "t").glob("*.bin")]
-    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = json.loads((root / "docs" / "papers.json").read_text(encoding="utf-8"))["papers"]
     g_cold, g_warm = gen[0], statistics.median(gen[1:] or gen)
     m = statistics.median(mk) + statistics.median(compact)  # the build is mkdocs, then compact, as `make site`
     target = "<= 12" if args.papers <= 3300 else "<= 75" if args.papers <= 20_000 else ""

@@ -8,6 +8,8 @@ renders it and `python -m generator compact` takes the indentation out. Builds h
 """
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -36,6 +38,11 @@ def corpus_files() -> list[Path]:
     if not CORPORA.is_dir():
         pytest.skip(f"the shared corpora are not at {CORPORA} (they live beside the repository, not in it)")
     return sorted(CORPORA.rglob("*.txt"))
+
+
+def published_papers(site: Path) -> list[dict]:
+    """The papers as the site publishes them: ``papers.json.gz`` (docs/papers.json, gzipped)."""
+    return json.loads(gzip.decompress((site / "papers.json.gz").read_bytes()).decode("utf-8"))["papers"]
 
 
 def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) -> subprocess.CompletedProcess:

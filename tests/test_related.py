@@ -11,6 +11,7 @@ from generator.errors import GeneratorError
 from generator.model import Paper, Source
 from generator.parse import parse_seed
 from generator.related import load_stop_words, related, terms
+from support import published_papers
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 
@@ -161,7 +162,7 @@ def test_papers_json_and_pages_list_the_related_papers(mission_site):
     import json
     import re
 
-    papers = json.loads((mission_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(mission_site.site)
     by_id = {p["id"]: p for p in papers}
     listed = 0
     for p in papers:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import gzip
 import json
 import re
 
@@ -148,6 +149,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "list/newest.md",  # each listing in its other orders
         "list/venue.md",
         "papers.json",
+        "papers.json.gz",  # what the site publishes (mkdocs.yml leaves papers.json out)
         "papers/0123456789ab.md",
         "papers/ba9876543210.md",  # the merged variant's id redirects to the paper
         "topics/generative-models.md",
@@ -162,6 +164,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "venues/neurips-2025/newest.md",  # a venue page has no venue order
     ]
     assert [p["id"] for p in json.loads(files["papers.json"])["papers"]] == ["0123456789ab"]
+    assert gzip.decompress(files["papers.json.gz"]).decode("utf-8") == files["papers.json"]
     for path, content in files.items():
         if path.endswith(".md"):
             front(content)  # every page's front matter parses
@@ -233,3 +236,20 @@ def test_a_long_listing_is_paged_in_every_order_and_each_page_links_its_neighbou
     second = files["list/title-2.md"]
     assert 'href="../../list/" rel="prev"' in second and 'href="../../list/title-3/" rel="next"' in second
     assert 'href="../../list/newest/"' in second and 'href="../../list/venue/"' in second
+
+
+def test_a_topic_lists_first_sentences_by_title_and_titles_with_venues_in_its_other_orders():
+    from generator.render import render_topic
+
+    papers = [make(id=f"{i:012x}", title=f"Paper {i}", year=2020 + i) for i in range(3)]
+    files = {path: front(page)[0] for path, page in render_topic(TOPICS[0], papers, when=lambda p: str(p.year)).items()}
+    slug = TOPICS[0].slug
+    assert sorted(files) == [f"topics/{slug}.md", f"topics/{slug}/newest.md", f"topics/{slug}/venue.md"]
+    sentence = "Diffusion models generate images of high quality but sample slowly"
+    by_title = files[f"topics/{slug}.md"]
+    assert by_title.count(sentence) == 3
+    for order in ("newest", "venue"):
+        page = files[f"topics/{slug}/{order}.md"]
+        assert sentence not in page
+        for p in papers:
+            assert f'<li><a href="../../../papers/{p.id}/">{p.title}</a> · NeurIPS {p.year}</li>' in page

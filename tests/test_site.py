@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, build_site, mkdocs_build
+from support import REPO, build_site, mkdocs_build, published_papers
 
 
 def _papers(site) -> list[dict]:
-    return json.loads((site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    return published_papers(site.site)
 
 
 def test_mission_site_has_every_kind_of_page(mission_site):
@@ -30,6 +30,9 @@ def test_mission_site_has_every_kind_of_page(mission_site):
     assert (site / "venues" / "icml-2026" / "index.html").is_file()
     for page in ("index.html", "list/index.html", "contribute/index.html", "venues/index.html"):
         assert (site / page).is_file(), page
+    # the data is published gzipped, the same as the generator's docs/papers.json
+    assert not (site / "papers.json").exists()
+    assert papers == json.loads((mission_site.docs / "papers.json").read_text(encoding="utf-8"))["papers"]
 
 
 def test_home_page_counts(mission_site):

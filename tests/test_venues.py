@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, build_site, run_generator
+from support import REPO, build_site, published_papers, run_generator
 from generator.errors import ErrorList, SeedError
 from generator.model import Paper, Source
 from generator.venues import check_venues, venue_slug
@@ -172,7 +172,7 @@ def venue_site(tmp_path_factory):
 
 def test_every_paper_is_on_exactly_its_venues_page_and_its_topics_pages(venue_site):
     site = venue_site.site
-    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(site)
     venues = listing_pages(site, "venues")
     topics = listing_pages(site, "topics")
     expected_venues = {header_venue(venue_site.root, p["sources"][0]["file"]) for p in papers}

@@ -31,7 +31,7 @@ PHONE = {"width": 390, "height": 844}
 PAGES_KEY = pytest.StashKey[list]()
 
 
-from support import CHROMIUM  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
+from support import CHROMIUM, published_papers  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -68,7 +68,7 @@ def site_url(mission_site) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def papers(mission_site) -> list[dict]:
     """The papers of the built site, as papers.json lists them."""
-    return json.loads((mission_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    return published_papers(mission_site.site)
 
 
 # -- the browser ------------------------------------------------------------

@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from support import published_papers
+
 pytestmark = pytest.mark.browser
 
 HOST = "127.0.0.1"
@@ -114,7 +116,7 @@ LISTING_CHECK = """
 def test_hostile_pages_run_nothing(browser, request, which):
     site = request.getfixturevalue(which)
     server, served = _serve(site)
-    papers = json.loads((site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(site.site)
     # the venue and topic pages that list a paper (their first sentences hold the seed's text)
     listings = sorted(f"{p.parent.name}/{p.stem}/" for d in ("venues", "topics") for p in (site.docs / d).glob("*.md")
                       if p.stem != "index"
@@ -185,7 +187,7 @@ def test_hostile_pages_run_nothing(browser, request, which):
     ],
 )
 def test_payloads_read_as_text(browser, served, hostile_site, needle):
-    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(hostile_site.site)
     [paper] = [p for p in papers if needle in p["abstract"]]
     page = browser.new_page()
     try:
@@ -200,7 +202,7 @@ def test_search_results_show_hostile_abstracts_as_text(browser, served, hostile_
     """Every hostile paper in one search answer: titles and snippets are text, nothing runs."""
     from support import SEARCH_JS
 
-    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(hostile_site.site)
     titles = {"/" + p["url"]: " ".join(html.unescape(p["title"]).split()) for p in papers}
     problems: list[str] = []
     page = browser.new_page()

@@ -18,6 +18,7 @@ import yaml
 
 from generator.clean import to_plain
 from hostile_html import HOSTILE_SEEDS, MATH_MARK, scan_page, squash, text_of
+from support import published_papers
 
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "background", "srcset", "cite"}
 BAD_SCHEMES = ("javascript", "data", "vbscript")
@@ -144,7 +145,7 @@ def _seed_paragraphs(path: Path) -> dict[int, str]:
 @pytest.fixture(scope="module")
 def hostile_papers(hostile_site) -> list[tuple[dict, str, str]]:
     """(papers.json entry, seed paragraph, built page HTML) of every hostile abstract."""
-    papers = json.loads((hostile_site.site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = published_papers(hostile_site.site)
     paragraphs = _seed_paragraphs(HOSTILE_SEEDS / "hostile.txt")
     assert len(papers) == len(paragraphs), "every hostile abstract must be its own paper (none merged or dropped)"
     out = []
@@ -189,7 +190,7 @@ def test_text_after_an_unclosed_comment_is_visible(hostile_papers):
 
 
 def test_front_matter_round_trips_the_title(hostile_site):
-    papers = {p["id"]: p for p in json.loads((hostile_site.docs / "papers.json").read_text(encoding="utf-8"))["papers"]}
+    papers = {p["id"]: p for p in published_papers(hostile_site.docs)}
     curation = yaml.safe_load((HOSTILE_SEEDS / "curation.yml").read_text(encoding="utf-8"))
     for path in sorted((hostile_site.docs / "papers").glob("*.md")):
         text = path.read_text(encoding="utf-8")
