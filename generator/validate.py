@@ -10,7 +10,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .build import derive
+from .build import derive, derive_all
+from .cache import text_key
 from .curate import Curation
 from .model import Digest, Paper, Source, Topic
 
@@ -59,8 +60,10 @@ def check(
     ``curation`` is the digest's curation file: a duplicate is named by the title the
     site shows, which a maintainer may have corrected.
     """
-    digest = derive([*existing, *submitted], topics, curation)
-    before = {s: p for p in derive(existing, topics, curation) for s in p.sources} if existing else {}
+    digest, derived = derive_all([*existing, *submitted], topics, curation)
+    # the digest as it is: the same texts, so their titles and tags are not derived again
+    known = {text_key(text): d.entry() for text, d in derived.items()}
+    before = {s: p for p in derive(existing, topics, curation, known=known) for s in p.sources} if existing else {}
     new_sources = {s for p in submitted for s in p.sources}
     verdicts: list[Verdict] = []
     for paper in digest:
