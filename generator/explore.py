@@ -111,7 +111,7 @@ def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], pla
                         f'<td style="text-align: right">{n}</td>'
                         f'<td><a href="./?topic={esc(t.slug)}">Show on the map</a></td></tr>')
     return _page(
-        {"title": "Map", "hide": ["navigation", "toc"], **_NOT_INDEXED},
+        {"title": "Map", "hide": ["navigation", "toc"], "map": "page", **_NOT_INDEXED},
         "<h1>Map of the digest</h1>",
         f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
         "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "

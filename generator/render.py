@@ -414,7 +414,8 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
     papers = digest.visible()
     venues = {(p.venue, p.year) for p in papers}
     merged = sum(p.merged for p in papers)
-    head = front_matter({"title": "Home", **NOT_INDEXED})
+    # `map: preview`: main.html loads assets/map.js once the map preview scrolls near.
+    head = front_matter({"title": "Home", "map": "preview", **NOT_INDEXED})
     lines = [
         "<h1>ML Paper Digest</h1>",
         "<p>A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "

@@ -367,14 +367,25 @@ def test_the_home_page_previews_the_map_and_stars_its_newest_papers(page, page_l
     preview = page.locator("a.digest-map-preview-link")
     assert preview.inner_text().strip() == f"Open the map of all {len(papers)} papers"
     page.wait_for_timeout(300)
-    # map.json (megabytes in a large digest) waits until the preview scrolls into view
-    assert not [u for u in asked if u.endswith("/map.json")]
+    # map.json (megabytes in a large digest) and map.js wait until the preview comes near
+    assert not [u for u in asked if u.endswith("/map.json") or u.endswith("/map.js")]
     preview.scroll_into_view_if_needed()
     # then it is drawn (map.json may come from the cache an earlier test's page filled)
     page.wait_for_function("() => document.querySelector('.digest-map-preview canvas') && document.querySelector('.digest-map-preview canvas').width > 0")
     newest = page.locator("h2#newest-additions + ul > li")
     assert newest.count() == min(10, len(papers))
     assert newest.locator(".digest-star").count() == newest.count()
+    assert [u for u in asked if u.endswith("/assets/map.js")]
     preview.click()
     page.wait_for_selector("#digest-map[data-ready]")
+    assert page_log.problems() == []
+
+
+def test_a_paper_page_does_not_load_the_map(page, page_log, site_url, papers):
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    visit(page, f"{site_url}{papers[0]['url']}")
+    page.wait_for_timeout(300)
+    assert [u for u in asked if u.endswith("/assets/reading-list.js")]
+    assert not [u for u in asked if u.endswith("/map.js") or u.endswith("/map.json")]
     assert page_log.problems() == []
