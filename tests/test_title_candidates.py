@@ -143,6 +143,14 @@ def test_a_later_sentence_gives_the_term_the_abstract_repeats() -> None:
     assert not any("web" in (w.lower() for w in t) for t in terms), terms
 
 
+def test_the_repeated_term_is_offered_for_what_the_opening_is_about() -> None:
+    text = ("Machine reading comprehension remains difficult for long passages. Most readers treat the passage "
+            "as flat text. We propose a new reader for long documents. It is trained on web data. Each paragraph "
+            "is kept in a hierarchical span memory. The hierarchical span memory is read twice.")
+    combined = [" ".join(c.words).lower() for c in candidates(text) if c.kind == "combined"]
+    assert "hierarchical span memory for machine reading comprehension" in combined, combined
+
+
 def test_the_named_method_goes_with_what_the_opening_sentence_is_about() -> None:
     text = ("Counting objects in crowded scenes remains a major challenge for visual question answering. "
             "We introduce TallyNet, a counting module. TallyNet counts by pairing detected boxes.")
