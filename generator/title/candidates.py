@@ -487,7 +487,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
-        + [w for *_, w in terms if not any(x.lower() in _PREPOSITIONS for x in w)][:1]
+        + [w for *_, w in terms if not any(x.lower() in _PREPOSITIONS for x in w)][:2]
     opening = [(w, {x.lower() for x in w}) for i, _, w in phrases if i == 0][:3]
     if found and any(w.lower() in _PREPOSITIONS for w in found.desc):
         offered = []  # the abstract says itself what its method is for ("a framework for X")
