@@ -131,6 +131,33 @@ def test_the_subject_and_its_domain_combine() -> None:
     assert any("for" in c.words for c in combined), [c.words for c in combined]
 
 
+def test_a_later_sentence_gives_the_term_the_abstract_repeats() -> None:
+    # only the opening sentences and one sentence of "we" are read for phrases; the term the
+    # abstract keeps coming back to is named in neither
+    text = ("Reading comprehension asks a model to answer questions about a passage. Most readers treat the "
+            "passage as flat text. We propose a new reader for long documents. It is trained on web data. "
+            "A hierarchical span memory stores every paragraph. The hierarchical span memory is read twice.")
+    terms = [c.words for c in candidates(text) if c.kind == "term"]
+    assert ("hierarchical", "span", "memory") in [tuple(w.lower() for w in t) for t in terms], terms
+    # a phrase of a later sentence without a repeated term is not one
+    assert not any("web" in (w.lower() for w in t) for t in terms), terms
+
+
+def test_the_repeated_term_is_offered_for_what_the_opening_is_about() -> None:
+    text = ("Machine reading comprehension remains difficult for long passages. Most readers treat the passage "
+            "as flat text. We propose a new reader for long documents. It is trained on web data. Each paragraph "
+            "is kept in a hierarchical span memory. The hierarchical span memory is read twice.")
+    combined = [" ".join(c.words).lower() for c in candidates(text) if c.kind == "combined"]
+    assert "hierarchical span memory for machine reading comprehension" in combined, combined
+
+
+def test_the_named_method_goes_with_what_the_opening_sentence_is_about() -> None:
+    text = ("Counting objects in crowded scenes remains a major challenge for visual question answering. "
+            "We introduce TallyNet, a counting module. TallyNet counts by pairing detected boxes.")
+    named = [c for c in candidates(text) if c.kind == "named" and c.name == "TallyNet" and c.sentence == 0]
+    assert any("Visual Question Answering" in c.composed() for c in named), [c.composed() for c in named]
+
+
 # -- the fitted choice ----------------------------------------------------------------------
 
 def test_every_feature_has_a_fitted_weight_and_every_kind_a_feature() -> None:

@@ -76,6 +76,7 @@ from .compose import (
 
 # Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
 _LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "current", "traditional"})
+_WORD = re.compile(r"[a-z0-9]+")
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
@@ -422,9 +423,10 @@ SUBJECT = "subject"  # what the paper studies ("we study X")
 QUESTION = "question"  # a question the abstract asks
 TOPIC = "topic"  # the subject of its opening sentence
 PHRASE = "phrase"  # a noun phrase of its opening or contribution sentences
+TERM = "term"  # a noun phrase of a later sentence that holds a term the abstract repeats
 COMBINED = "combined"  # a phrase of what the paper offers, for what its opening is about
 FALLBACK = "fallback"  # its first words, when nothing else was found
-KINDS = (NAMED, NAMED_OTHER, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, COMBINED, FALLBACK)
+KINDS = (NAMED, NAMED_OTHER, NAME_ONLY, CONTRIBUTION, SUBJECT, QUESTION, TOPIC, PHRASE, TERM, COMBINED, FALLBACK)
 
 
 class Candidate(NamedTuple):
@@ -471,16 +473,21 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     rank = len(out)
     name = found.name if found else ""
     phrases = _phrases(sentences)
-    for index, ours, words in phrases:
+    terms = [(TERM, *p) for p in _term_phrases(sentences, {i for i, _, _ in phrases})]
+    for kind, index, ours, words in [(PHRASE, *p) for p in phrases] + terms:
         key = " ".join(words).lower()
         if key in seen:
             continue
         seen.add(key)
-        out.append(Candidate("", PHRASE, rank, index, ours, tuple(words)))
-        if name and ours and name.lower() not in key:
+        out.append(Candidate("", kind, rank, index, ours, tuple(words)))
+        # the name with a phrase of what the paper does, or of the problem its opening sentence
+        # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
+        if name and (ours or index == 0) and name.lower() not in key:
             out.append(Candidate("", NAMED, rank, index, ours, tuple(words), name))
-    # what the paper offers, for what its opening sentence is about
-    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2]
+    # what the paper offers, for what its opening sentence is about; and the first term it
+    # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
+    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
+        + [w for *_, w in terms if not any(x.lower() in _PREPOSITIONS for x in w)][:2]
     opening = [(w, {x.lower() for x in w}) for i, _, w in phrases if i == 0][:3]
     if found and any(w.lower() in _PREPOSITIONS for w in found.desc):
         offered = []  # the abstract says itself what its method is for ("a framework for X")
@@ -505,6 +512,38 @@ _LITERATURE = re.compile(
 
 def _about_the_literature(sentence: str) -> bool:
     return _LITERATURE.match(sentence) is not None
+
+
+def _repeated_terms(sentences: list[str]) -> set[str]:
+    """The words of the terms the abstract repeats: two content words side by side, twice or
+    more ("pointer network", "submodular optimization"). The terms a paper keeps coming back
+    to are what its title names."""
+    pairs: dict[tuple[str, str], int] = {}
+    for sentence in sentences:
+        words = _WORD.findall(sentence.lower())
+        for a, b in zip(words, words[1:]):
+            if a not in _STOP and b not in _STOP:
+                pairs[a, b] = pairs.get((a, b), 0) + 1
+    return {w for pair, n in pairs.items() if n >= 2 for w in pair}
+
+
+def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool, list[str]]]:
+    """The noun phrases of the sentences :func:`_phrases` does not read that hold a word of a
+    repeated term (:func:`_repeated_terms`): a later sentence often names what the opening
+    ones only describe ("... we propose to use a modification of a Pointer Network"). Each
+    counts as the paper's own, whether or not its sentence says "we": the term it holds is one
+    the paper keeps to (its titles are as good either way, unlike an opening sentence's)."""
+    terms = _repeated_terms(sentences)
+    out = []
+    for index, sentence in enumerate(sentences):
+        if index in read or terms.isdisjoint(_WORD.findall(sentence.lower())):
+            continue
+        for words in noun_phrases(tokenize(sentence)):
+            rest = _LEAD_IN.sub("", " ".join(words)).split()
+            if len(rest) >= 2 and rest[0].lower() not in _LEAD_WORDS \
+                    and not terms.isdisjoint(_WORD.findall(" ".join(rest).lower())):
+                out.append((index, True, rest))
+    return out
 
 
 def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
