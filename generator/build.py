@@ -35,7 +35,7 @@ from .model import Digest, Paper, Topic
 from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
 from .related import add_related
-from .render import render_site
+from .render import Repository, render_site
 from .search import search_files
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_papers
@@ -306,14 +306,26 @@ class _IgnoreTags(yaml.SafeLoader):
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
-def site_url(config: Path = Path("mkdocs.yml")) -> str:
-    """``site_url`` from the MkDocs config, or "" when there is none."""
+def _site_config(config: Path) -> dict:
     try:
         data = yaml.load(config.read_text(encoding="utf-8"), Loader=_IgnoreTags)  # noqa: S506 - a SafeLoader
     except (OSError, yaml.YAMLError):
-        return ""
-    value = data.get("site_url") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def site_url(config: Path = Path("mkdocs.yml")) -> str:
+    """``site_url`` from the MkDocs config, or "" when there is none."""
+    value = _site_config(config).get("site_url")
     return value if isinstance(value, str) else ""
+
+
+def site_repository(config: Path = Path("mkdocs.yml")) -> Repository:
+    """Where the seed files live: ``extra.repository`` and ``extra.branch`` of the MkDocs config."""
+    extra = _site_config(config).get("extra")
+    extra = extra if isinstance(extra, dict) else {}
+    url, branch = extra.get("repository"), extra.get("branch")
+    return Repository(url if isinstance(url, str) else "", branch if isinstance(branch, str) else "main")
 
 
 @dataclass
@@ -405,7 +417,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates)
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository())
     except GeneratorError:
         laying.cancel()
         raise

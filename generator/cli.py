@@ -13,6 +13,7 @@ from pathlib import Path
 from .build import build, display_path, load_curation, parse_all, read_seeds, seed_paths
 from .compact import compact_site
 from .errors import ErrorList, GeneratorError
+from .stamp import build_site
 from .tag import load_taxonomy
 from .validate import check, errors_markdown, report_markdown, report_text
 
@@ -33,6 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="derive everything and keep nothing")
     c = sub.add_parser("compact", help="after mkdocs build: take the templates' indentation out of the built pages")
     c.add_argument("site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)")
+    s = sub.add_parser("site", help="after build: mkdocs build --strict, with paper pages filled into one frame, then compact")
+    s.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="the MkDocs config (default: mkdocs.yml)")
     v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
     v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
     v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
@@ -64,6 +67,12 @@ def cmd_compact(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    stamped, compacted = build_site(args.config)
+    log.info("site built: %d paper and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     checked = seed_paths(args.paths)
     # The files being checked may already sit in seeds/ (as in a pull request): they
@@ -90,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
     try:
-        return {"build": cmd_build, "compact": cmd_compact, "validate": cmd_validate}[args.command](args)
+        return {"build": cmd_build, "compact": cmd_compact, "site": cmd_site, "validate": cmd_validate}[args.command](args)
     except GeneratorError as e:
         if args.debug:
             raise

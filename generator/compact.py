@@ -47,11 +47,14 @@ def compact_html(html: str) -> str:
     return "".join(out)
 
 
-def compact_site(site: Path) -> tuple[int, int, int]:
-    """Compact every ``*.html`` file under ``site`` in place: (files, bytes before, bytes after).
+def compact_site(site: Path, skip: Path | None = None) -> tuple[int, int, int]:
+    """Compact every ``*.html`` file under ``site`` in place, but those under ``skip`` (pages
+    written compact already): (files, bytes before, bytes after).
     Each file is written beside itself and renamed over the old one."""
     files = before = after = 0
     for path in sorted(site.rglob("*.html")):
+        if skip is not None and path.is_relative_to(skip):
+            continue
         old = path.read_text(encoding="utf-8")
         new = compact_html(old)
         files += 1

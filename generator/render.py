@@ -15,6 +15,7 @@ import gzip
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, partial
 from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
@@ -142,9 +143,60 @@ def _related_html(related: Sequence[dict]) -> str:
     return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
 
 
-def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None) -> str:
-    """A paper page: front matter for paper.html (title, venue, topics, sources, and ``body``:
-    the abstract, its link buttons, the editor's note and the related papers as HTML).
+@dataclass(frozen=True)
+class Repository:
+    """Where the seed files live (mkdocs.yml ``extra.repository`` and ``extra.branch``):
+    a paper page links each of its sources there, and its curation file for corrections."""
+
+    url: str = ""
+    branch: str = "main"
+
+    def blob(self, path: str) -> str:
+        return f"{self.url}/blob/{self.branch}/{path}"
+
+    def edit(self, path: str) -> str:
+        return f"{self.url}/edit/{self.branch}/{path}"
+
+
+# The site's sections, linked from the top of every paper page in place of the navigation.
+CRUMBS = (("", "Home"), ("topics/", "Topics"), ("venues/", "Venues"), ("list/", "All papers"),
+          ("map/", "Map"), ("reading-list/", "Reading list"))
+
+
+def _paper_head(p: Paper, slugs: dict[str, str], up: str) -> str:
+    """What comes above the abstract: the sections, the title, venue and map links, topics."""
+    crumbs = " · ".join(f'<a href="{up}{href}">{label}</a>' for href, label in CRUMBS)
+    head = [
+        f'<nav class="digest-crumbs" aria-label="The digest">{crumbs}</nav>',
+        f"<h1>{esc(p.title)}</h1>",
+        f'<p class="digest-meta"><a href="{up}venues/{esc(venue_slug(p.venue, p.year))}/">{esc(f"{p.venue} {p.year}")}</a> · '
+        f'<a href="{up}map/?paper={esc(p.id)}">On the map</a></p>',
+    ]
+    topics = [t for t in p.tags if t in slugs]
+    if topics:
+        head.append('<nav class="md-tags digest-topics" aria-label="Topics">' + "".join(
+            f'<a class="md-tag" href="{up}topics/{esc(slugs[t])}/">{esc(t)}</a>' for t in topics) + "</nav>")
+    return "\n".join(head)
+
+
+def _sources_html(p: Paper, repo: Repository, up: str) -> str:
+    """Where the abstract came from (each seed file and line), its id, and how to correct it."""
+    items = "".join(f'<li><a href="{esc(repo.blob(s.file))}#L{s.line}">{esc(s.file)}, line {s.line}</a></li>' for s in p.sources)
+    merged = (f"<p>This abstract was submitted {len(p.sources)} times; the submissions were merged into this page.</p>"
+              if len(p.sources) > 1 else "")
+    return (f'<section class="digest-sources"><h2 id="sources">Where it came from</h2><ul>{items}</ul>{merged}'
+            f"<p>Paper id <code>{esc(p.id)}</code>. Title or topics wrong? "
+            f'<a href="{esc(repo.edit("seeds/curation.yml"))}">Correct them</a> in <code>seeds/curation.yml</code> '
+            f'(<a href="{up}contribute/#curation">how</a>).</p></section>')
+
+
+def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None,
+                 repo: Repository = Repository()) -> str:
+    """A paper page: front matter for paper.html: its title and description, which Material
+    prints in the page's head, and ``body``, all that the page shows: the sections, title,
+    venue and topics, the abstract, its link buttons, the editor's note, the related papers
+    and the sources, as HTML. The other keys are data for tools; no template reads them,
+    so every paper page is the same frame around three strings (:mod:`generator.stamp`).
     ``cards`` are the :func:`related_card` of every listed paper."""
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
@@ -157,21 +209,39 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None 
         "tags": list(p.tags),
         "topics": [{"name": t, "slug": slugs[t]} for t in p.tags if t in slugs],
         "sources": [{"file": s.file, "line": s.line} for s in p.sources],
-        "template": "paper.html",
-        # Papers are searched through the digest's own split index (generator/search.py).
-        **NOT_INDEXED,
+        **PAPER_FRAME,
     }
     if p.featured:
         meta["featured"] = True
     related = [cards[i] for i in p.related if i in cards] if cards else []
     # Material writes the description into a <meta content="..."> attribute unescaped.
     meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
+    up = _up(paper_url(p))
     # The abstract is HTML made by clean.to_html, so nothing from the seed is read as Markdown.
-    parts = [f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
+    parts = [_paper_head(p, slugs, up), f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
     if p.note:
         parts.append(f'<div class="admonition note"><p class="admonition-title">Editor\'s note</p><p>{esc(p.note)}</p></div>')
-    parts.append(_related_html(related))
+    parts += [_related_html(related), _sources_html(p, repo, up)]
     return html_page(meta, *(x for x in parts if x))
+
+
+# What every page of a stamped template has in common: the rest of its front matter is
+# the strings the template prints (generator.stamp), or data no template reads.
+PAPER_FRAME = {"template": "paper.html", **NOT_INDEXED}
+ALIAS_FRAME = {"template": "redirect.html", **NOT_INDEXED}
+# The strings each stamped template prints, besides the page's own URL.
+FRAME_SLOTS = {"paper.html": ("title", "description", "body"), "redirect.html": ("location",)}
+
+
+def render_frames() -> dict[str, str]:
+    """One page per stamped template whose printed strings are markers (:func:`generator.stamp.slot`):
+    MkDocs renders these, and :mod:`generator.stamp` fills the result in for every paper and alias page.
+    The full ``mkdocs build`` leaves them out (mkdocs.yml's exclude_docs)."""
+    from .stamp import FRAME_PAGES, slot
+
+    bases = {"paper.html": PAPER_FRAME, "redirect.html": ALIAS_FRAME}
+    return {path: front_matter({**bases[template], **{name: slot(name) for name in FRAME_SLOTS[template]}}) + "\n"
+            for template, path in FRAME_PAGES.items()}
 
 
 def html_block(*parts: str) -> str:
@@ -208,7 +278,7 @@ def render_alias(p: Paper) -> str:
     A paper keeps the smallest id of its variants, so a duplicate submitted later
     can take over the paper's URL; the old address keeps working through this page.
     """
-    meta = {"title": esc(p.title), "template": "redirect.html", "location": f"../{p.id}/", **NOT_INDEXED}
+    meta = {"title": esc(p.title), "location": f"../{p.id}/", **ALIAS_FRAME}
     return front_matter(meta) + "\n"
 
 
@@ -222,8 +292,9 @@ def related_card(p: Paper, slugs: dict[str, str]) -> dict:
     return card
 
 
-def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, dict] | None = None) -> list[str]:
-    return [render_paper(p, slugs, cards) for p in papers]
+def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, dict] | None = None,
+                   repo: Repository = Repository()) -> list[str]:
+    return [render_paper(p, slugs, cards, repo) for p in papers]
 
 
 def _entry(p: Paper, up: str) -> str:
@@ -477,7 +548,7 @@ def render_json(papers: list[Paper]) -> str:
 
 
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
-                added: Mapping[str, datetime] | None = None) -> dict[str, str | bytes]:
+                added: Mapping[str, datetime] | None = None, repo: Repository = Repository()) -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
     when each seed file entered the repository (:func:`generator.build.seed_dates`), for
     the "newest" orders; without it papers are dated by their year.
@@ -490,8 +561,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
     cards = {p.id: related_card(p, slugs) for p in papers}
-    pending = start(partial(_render_papers, slugs=slugs, cards=cards), papers)
-    files: dict[str, str | bytes] = {}
+    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo), papers)
+    files: dict[str, str | bytes] = render_frames()
     for p in papers:
         for alias in p.aliases:
             files.setdefault(f"papers/{alias}.md", render_alias(p))

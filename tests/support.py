@@ -3,8 +3,9 @@
 Imported as ``support`` (tests/ is on the path); fixtures live in conftest.py.
 
 A site is built the way `make site` builds it: the generator writes Markdown into
-a docs folder (a copy of the hand-written docs/), then `mkdocs build --strict`
-renders it and `python -m generator compact` takes the indentation out. Builds happen in temporary folders, never in the working tree.
+a docs folder (a copy of the hand-written docs/), then `python -m generator site` has
+`mkdocs build --strict` render it, fills the paper pages into their frame and takes the
+indentation out. Builds happen in temporary folders, never in the working tree.
 """
 from __future__ import annotations
 
@@ -53,10 +54,12 @@ def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) ->
     )
 
 
-def build_site(dest: Path, seed_dirs: list[Path]) -> BuiltSite:
-    """Generate and build a whole site from ``seed_dirs`` under ``dest``, failing on any MkDocs warning."""
+def build_site(dest: Path, seed_dirs: list[Path], site_url: str | None = None) -> BuiltSite:
+    """Generate and build a whole site from ``seed_dirs`` under ``dest``, failing on any MkDocs
+    warning; with ``site_url`` set in its mkdocs.yml (the project's has none)."""
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    (dest / "mkdocs.yml").write_text((f"site_url: {site_url}\n" if site_url else "") + config, encoding="utf-8")
     shutil.copytree(REPO / "overrides", dest / "overrides")
     docs = dest / "docs"
     docs.mkdir()
@@ -73,15 +76,14 @@ def build_site(dest: Path, seed_dirs: list[Path]) -> BuiltSite:
         args += ["--seeds", str(d)]
     gen = run_generator(*args, cwd=dest)
     assert gen.returncode == 0, gen.stderr
-    mk = mkdocs_build(dest)
-    assert mk.returncode == 0, mk.stderr
-    compact = run_generator("compact", str(dest / "site"), cwd=dest)
-    assert compact.returncode == 0, compact.stderr
+    site = run_generator("site", "--config", str(dest / "mkdocs.yml"), cwd=dest)
+    assert site.returncode == 0, site.stderr
     return BuiltSite(dest, docs, dest / "site", gen.stderr)
 
 
 def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of the project at ``root``, as `make site` runs it.
+    """A plain `mkdocs build --strict` of the project at ``root``: every page rendered by MkDocs
+    (`make site` has it render one frame for the paper pages instead).
 
     Never with ``--quiet``: it raises the log level above WARNING, so the warnings
     strict mode counts are dropped before they are counted and a broken link exits 0.

@@ -11,7 +11,7 @@ import yaml
 from mkdocs.utils.meta import get_data
 
 from generator.model import Digest, Link, Paper, Source, Topic
-from generator.render import render_json, render_paper, render_site
+from generator.render import Repository, render_json, render_paper, render_site
 from test_parse import A2
 
 TOPICS = [
@@ -73,11 +73,13 @@ def test_front_matter_round_trips_any_title(title):
     assert isinstance(meta["title"], str)
     assert html.unescape(meta["title"]) == title
     assert meta["title"] == html.escape(title)
-    assert body.startswith('<div class="digest-abstract"><p>Diffusion models generate images')
+    assert f"<h1>{html.escape(title)}</h1>" in body
+    assert '<div class="digest-abstract"><p>Diffusion models generate images' in body
 
 
 def test_paper_page_front_matter_and_body():
-    page = render_paper(make('A: "B"', note="Camera-ready: see v2.", featured=True), SLUGS)
+    page = render_paper(make('A: "B"', note="Camera-ready: see v2.", featured=True), SLUGS,
+                        repo=Repository("https://github.com/o/r", "trunk"))
     body, meta = front(page)
     assert meta == {
         "title": "A: &quot;B&quot;",
@@ -93,9 +95,16 @@ def test_paper_page_front_matter_and_body():
         "featured": True,
         "description": "Diffusion models generate images of high quality but sample slowly because they need hundreds of denoising steps.",
     }
-    # One raw HTML block: the text escaped (the apostrophes too), the URL a link of ours,
-    # then its button and the editor's note, escaped.
+    # All the page shows: the sections (relative links from papers/<id>/), the title, venue
+    # and topics, the text escaped (the apostrophes too), the URL a link of ours, its button,
+    # the editor's note, escaped, and where it came from.
     assert body == (
+        '<nav class="digest-crumbs" aria-label="The digest"><a href="../../">Home</a> · <a href="../../topics/">Topics</a> · '
+        '<a href="../../venues/">Venues</a> · <a href="../../list/">All papers</a> · <a href="../../map/">Map</a> · '
+        '<a href="../../reading-list/">Reading list</a></nav>\n'
+        "<h1>A: &quot;B&quot;</h1>\n"
+        '<p class="digest-meta"><a href="../../venues/neurips-2025/">NeurIPS 2025</a> · <a href="../../map/?paper=0123456789ab">On the map</a></p>\n'
+        '<nav class="md-tags digest-topics" aria-label="Topics"><a class="md-tag" href="../../topics/generative-models/">Generative Models</a></nav>\n'
         '<div class="digest-abstract"><p>Diffusion models generate images of high quality but sample slowly because they need hundreds of '
         "denoising steps. We distill a pretrained diffusion model into a student that samples in four steps by "
         "matching the teacher&#x27;s trajectory in a learned latent space. The student keeps ninety percent of the "
@@ -104,6 +113,13 @@ def test_paper_page_front_matter_and_body():
         '<p class="digest-links"><a class="md-button md-button--primary" href="https://github.com/example/fast-student" '
         'rel="nofollow noopener noreferrer">Code<span class="digest-sr-only">: https://github.com/example/fast-student</span></a></p>\n'
         "<div class=\"admonition note\"><p class=\"admonition-title\">Editor's note</p><p>Camera-ready: see v2.</p></div>\n"
+        '<section class="digest-sources"><h2 id="sources">Where it came from</h2><ul>'
+        '<li><a href="https://github.com/o/r/blob/trunk/seeds/a.txt#L3">seeds/a.txt, line 3</a></li>'
+        '<li><a href="https://github.com/o/r/blob/trunk/seeds/b.txt#L13">seeds/b.txt, line 13</a></li></ul>'
+        "<p>This abstract was submitted 2 times; the submissions were merged into this page.</p>"
+        "<p>Paper id <code>0123456789ab</code>. Title or topics wrong? "
+        '<a href="https://github.com/o/r/edit/trunk/seeds/curation.yml">Correct them</a> in <code>seeds/curation.yml</code> '
+        '(<a href="../../contribute/#curation">how</a>).</p></section>\n'
     )
 
 
@@ -151,6 +167,8 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "papers.json",
         "papers.json.gz",  # what the site publishes (mkdocs.yml leaves papers.json out)
         "papers/0123456789ab.md",
+        "papers/_alias.md",  # the frames `python -m generator site` fills in (generator/stamp.py)
+        "papers/_paper.md",
         "papers/ba9876543210.md",  # the merged variant's id redirects to the paper
         "topics/generative-models.md",
         "topics/generative-models/newest.md",

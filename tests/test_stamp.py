@@ -1,0 +1,142 @@
+"""`python -m generator site`: MkDocs renders one frame for the paper pages, and the
+generator fills every paper into it (generator/stamp.py). The oracle is MkDocs itself:
+a plain `mkdocs build` of the same docs/ renders every page through Material's templates,
+and the two sites must be the same, file for file and byte for byte."""
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.render import front_matter as write_front_matter
+from generator.stamp import FRAME_PAGES, entries, entry_value, slot
+from support import REPO, build_site, mkdocs_build, run_generator
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site; gzip files by what they hold (their header names the folder)."""
+    out = {}
+    for path in sorted(site.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            out[path.relative_to(site).as_posix()] = gzip.decompress(data) if path.suffix == ".gz" else data
+    return out
+
+
+def _reference(built_root: Path, dest: Path) -> dict[str, bytes]:
+    """The same project built the plain way: `mkdocs build --strict` renders every page, then compaction."""
+    shutil.copytree(built_root, dest, ignore=shutil.ignore_patterns("site"))
+    run = mkdocs_build(dest)
+    assert run.returncode == 0, run.stderr
+    assert run_generator("compact", str(dest / "site"), cwd=dest).returncode == 0
+    return _files(dest / "site")
+
+
+def _compare(stamped: dict[str, bytes], reference: dict[str, bytes]) -> None:
+    assert sorted(stamped) == sorted(reference)
+    different = [name for name in reference if stamped[name] != reference[name]]
+    assert not different, different[:10]
+
+
+def test_the_stamped_mission_site_is_the_site_mkdocs_renders(mission_site, tmp_path):
+    stamped = _files(mission_site.site)
+    papers = [n for n in stamped if n.startswith("papers/") and n.endswith("/index.html")]
+    assert len(papers) >= 36
+    assert not [n for n in stamped if "_paper" in n or "_alias" in n]  # the frames are gone
+    assert not [n for n in papers if b"@@digest-slot" in stamped[n]]
+    _compare(stamped, _reference(mission_site.root, tmp_path / "reference"))
+
+
+@pytest.fixture(scope="module")
+def merged_site(tmp_path_factory):
+    """Two submissions of one abstract (the later one's id is the paper's smaller one, so the
+    other becomes an alias page), a site_url (so the sitemap lists every page), and a title
+    with every character HTML escapes."""
+    tmp = tmp_path_factory.mktemp("merged")
+    seeds = tmp / "seeds"
+    seeds.mkdir()
+    text = (REPO / "seeds" / "000_ca08d30626a6d4f8.txt").read_text(encoding="utf-8").split("\n\n")[1].strip()
+    (seeds / "a.txt").write_text(f"ICML 2026 Papers\n\n{text}\n", encoding="utf-8")
+    (seeds / "b.txt").write_text(f"ICML 2026 Papers\n\n{text} We thank the reviewers for their comments.\n", encoding="utf-8")
+    hostile = ('We propose <script>alert(1)</script> "Q&A" @@digest-slot-title@@ papers/_paper/, a method '
+               "that learns quickly from few labelled examples and improves accuracy on five benchmarks.")
+    (seeds / "c.txt").write_text(f"NeurIPS 2025 Papers\n\n{hostile}\n", encoding="utf-8")
+    return build_site(tmp / "out", [seeds], site_url="https://example.org/digest/")
+
+
+def test_alias_pages_and_the_sitemap_are_stamped_as_mkdocs_renders_them(merged_site, tmp_path):
+    stamped = _files(merged_site.site)
+    aliases = [n for n in stamped if n.startswith("papers/") and b"window.location.replace" in stamped[n]]
+    assert len(aliases) == 1
+    sitemap = stamped["sitemap.xml"].decode("utf-8")
+    papers = sorted(p.stem for p in (merged_site.docs / "papers").glob("*.md") if not p.name.startswith("_"))
+    assert len(papers) == 3  # two papers and the alias
+    for stem in papers:
+        assert sitemap.count(f"<loc>https://example.org/digest/papers/{stem}/</loc>") == 1
+    assert "_paper" not in sitemap and "_alias" not in sitemap
+    _compare(stamped, _reference(merged_site.root, tmp_path / "reference"))
+
+
+def test_a_seed_that_spells_a_slot_marker_stays_text(merged_site):
+    page = next(p for p in (merged_site.site / "papers").glob("*/index.html")
+                if "alert(1)" in p.read_text(encoding="utf-8"))
+    html = page.read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in html
+    assert "@@digest-slot-title@@" in html  # printed as the seed wrote it, not filled in
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def _project_with_frames(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    shutil.copytree(REPO / "overrides", root / "overrides")
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(REPO / "docs" / "assets", root / "docs" / "assets")
+    shutil.copy(REPO / "docs" / "contribute.md", root / "docs" / "contribute.md")
+    gen = run_generator("build", "--seeds", str(REPO / "seeds"), "--docs", str(root / "docs"), "--no-cache", cwd=root)
+    assert gen.returncode == 0, gen.stderr
+    return root
+
+
+def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(tmp_path):
+    root = _project_with_frames(tmp_path)
+    page = sorted(p for p in (root / "docs" / "papers").glob("*.md") if not p.name.startswith("_"))[0]
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace('template: "paper.html"', 'template: "listing.html"'), encoding="utf-8")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert f"{page}: template 'listing.html' has no frame page" in run.stderr
+    page.write_text(text.replace("  exclude: true", "  exclude: false"), encoding="utf-8")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 1 and f"{page}: its 'search' differs from the paper.html frame's" in run.stderr
+    page.write_text(text, encoding="utf-8")
+    # A template that stops printing a slot is caught at the frame, not shipped as a marker.
+    (root / "overrides" / "paper.html").write_text('{% extends "main.html" %}{% block content %}{% endblock %}', encoding="utf-8")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 1 and "the paper.html template no longer prints body" in run.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.text(alphabet=st.characters(codec="utf-8")))
+def test_a_front_matter_entry_reads_as_yaml_reads_it(a, b):
+    """The JSON fast path of generator.stamp.entry_value gives what libyaml gives, for any
+    strings the generator writes, and the entries split where the keys are."""
+    meta = {"title": a, "tags": [a, b], "search": {"exclude": True}, "body": b, "description": a + "\n" + b}
+    head = write_front_matter(meta)[4:-5]
+    raw = entries(head)
+    assert sorted(raw) == sorted(meta)
+    expected = yaml.safe_load(head)
+    for key in meta:
+        assert entry_value(raw[key], Path("x.md")) == expected[key]
+
+
+def test_frame_pages_hold_markers_only():
+    from generator.render import render_frames
+
+    frames = render_frames()
+    assert sorted(frames) == sorted(FRAME_PAGES.values())
+    assert slot("body") in frames["papers/_paper.md"] and slot("location") in frames["papers/_alias.md"]
