@@ -139,7 +139,8 @@ def _related_html(related: Sequence[dict]) -> str:
     items = []
     for r in related:
         meta = esc(r["venue"]) + (f' · {esc(r["topic"]["name"])}' if "topic" in r else "")
-        items.append(f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <span class="digest-meta">· {meta}</span></li>')
+        # <small> rather than a classed span: eight a page, 50,000 pages (digest.css colours it)
+        items.append(f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <small>· {meta}</small></li>')
     return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
 
 
@@ -186,7 +187,7 @@ def _sources_html(p: Paper, repo: Repository, up: str) -> str:
               if len(p.sources) > 1 else "")
     return (f'<section class="digest-sources"><h2 id="sources">Where it came from</h2><ul>{items}</ul>{merged}'
             f"<p>Paper id <code>{esc(p.id)}</code>. Title or topics wrong? "
-            f'<a href="{esc(repo.edit("seeds/curation.yml"))}">Correct them</a> in <code>seeds/curation.yml</code> '
+            f'<a href="{esc(repo.edit("seeds/curation.yml"))}">Correct them</a> in seeds/curation.yml '
             f'(<a href="{up}contribute/#curation">how</a>).</p></section>')
 
 

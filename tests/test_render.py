@@ -118,7 +118,7 @@ def test_paper_page_front_matter_and_body():
         '<li><a href="https://github.com/o/r/blob/trunk/seeds/b.txt#L13">seeds/b.txt, line 13</a></li></ul>'
         "<p>This abstract was submitted 2 times; the submissions were merged into this page.</p>"
         "<p>Paper id <code>0123456789ab</code>. Title or topics wrong? "
-        '<a href="https://github.com/o/r/edit/trunk/seeds/curation.yml">Correct them</a> in <code>seeds/curation.yml</code> '
+        '<a href="https://github.com/o/r/edit/trunk/seeds/curation.yml">Correct them</a> in seeds/curation.yml '
         '(<a href="../../contribute/#curation">how</a>).</p></section>\n'
     )
 
