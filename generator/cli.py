@@ -69,7 +69,7 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 def cmd_site(args: argparse.Namespace) -> int:
     stamped, compacted = build_site(args.config)
-    log.info("site built: %d paper and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
+    log.info("site built: %d paper, listing and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
     return 0
 
 

@@ -30,30 +30,70 @@ def _outside(text: str) -> str:
     return _BREAK.sub("\n", text)
 
 
-def compact_html(html: str) -> str:
-    """``html`` with the white space after each line break, in laid-out text, taken out."""
-    out, pos = [], 0
+def kept(html: str) -> list[tuple[int, int, bool]]:
+    """Where ``html``'s kept content is: (start, end, closed) of each ``pre``, ``textarea``,
+    ``script``, ``style``, ``code`` and ``kbd`` element and each comment, in order. An
+    element never closed runs to the end (closed False)."""
+    spans, pos = [], 0
     while (m := _KEEP.search(html, pos)) is not None:
-        out.append(_outside(html[pos : m.start()]))
         if m.group(1):
             close = re.compile(rf"</{m.group(1)}\s*>", re.I).search(html, m.end())
             end = close.end() if close else len(html)
         else:
             close_at = html.find("-->", m.end())
-            end = close_at + 3 if close_at >= 0 else len(html)
-        out.append(html[m.start() : end])  # an element never closed keeps the rest of the page as it is
+            close, end = close_at >= 0, close_at + 3 if close_at >= 0 else len(html)
+        spans.append((m.start(), end, bool(close)))
+        pos = end
+    return spans
+
+
+def compact_html(html: str) -> str:
+    """``html`` with the white space after each line break, in laid-out text, taken out."""
+    out, pos = [], 0
+    for start, end, _ in kept(html):
+        out.append(_outside(html[pos:start]))
+        out.append(html[start:end])  # an element never closed keeps the rest of the page as it is
         pos = end
     out.append(_outside(html[pos:]))
     return "".join(out)
 
 
-def compact_site(site: Path, skip: Path | None = None) -> tuple[int, int, int]:
-    """Compact every ``*.html`` file under ``site`` in place, but those under ``skip`` (pages
+def inert(text: str) -> bool:
+    """Whether :func:`compact_html` leaves ``text`` as it is, and the text around it too,
+    wherever it is put into laid-out text outside a tag's multi-line attribute: no line
+    break followed by white space, none at its ends, no attribute value left open across a
+    line break, and every kept element it opens closed within it. Then compacting a page
+    is compacting the page around it, with it put in afterwards (:mod:`generator.stamp`)."""
+    return (text != "" and not text[:1].isspace() and not text.endswith("\n") and _BREAK.search(text) is None
+            # a line break inside an attribute value the text continues, or one it leaves open
+            and _QUOTED_BREAK.search('="' + text) is None and _QUOTED_BREAK.search(text + "\n") is None
+            and all(closed for _, _, closed in kept(text)))
+
+
+def splits_cleanly(html: str, marks: list[tuple[int, int]]) -> bool:
+    """Whether the stretches ``marks`` (start, end) of ``html`` lie outside its kept content and
+    outside any stretch compacted tag by tag (one with an attribute value that spans lines):
+    then :func:`compact_html` of ``html`` with inert text in their place is its compaction
+    with that text put in."""
+    spans = kept(html)
+    bounds = [0] + [x for start, end, _ in spans for x in (start, end)] + [len(html)]
+    outside = list(zip(bounds[0::2], bounds[1::2]))  # the stretches between kept content
+    for a, b in marks:
+        if any(start < b and a < end for start, end, _ in spans):
+            return False
+        stretch = next(((s, e) for s, e in outside if s <= a and b <= e), None)
+        if stretch is None or _QUOTED_BREAK.search(html[stretch[0] : stretch[1]]):
+            return False
+    return True
+
+
+def compact_site(site: Path, skip: set[Path] = frozenset()) -> tuple[int, int, int]:
+    """Compact every ``*.html`` file under ``site`` in place, but those in ``skip`` (pages
     written compact already): (files, bytes before, bytes after).
     Each file is written beside itself and renamed over the old one."""
     files = before = after = 0
     for path in sorted(site.rglob("*.html")):
-        if skip is not None and path.is_relative_to(skip):
+        if path in skip:
             continue
         old = path.read_text(encoding="utf-8")
         new = compact_html(old)

@@ -26,6 +26,7 @@ from .explore import home_sections, map_link
 from .feeds import paper_date, topic_feed_path
 from .model import Digest, Paper, Topic
 from .parallel import Later
+from .stamp import FRAMES, slot
 from .venues import venue_slug
 
 # start(fn, papers) begins fn(papers) and returns something whose result() gives it:
@@ -230,19 +231,17 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None 
 # the strings the template prints (generator.stamp), or data no template reads.
 PAPER_FRAME = {"template": "paper.html", **NOT_INDEXED}
 ALIAS_FRAME = {"template": "redirect.html", **NOT_INDEXED}
-# The strings each stamped template prints, besides the page's own URL.
-FRAME_SLOTS = {"paper.html": ("title", "description", "body"), "redirect.html": ("location",)}
+LISTING_FRAME = {"template": "listing.html", **NOT_INDEXED}
+_FRAME_BASES = {"paper.html": PAPER_FRAME, "redirect.html": ALIAS_FRAME, "listing.html": LISTING_FRAME}
 
 
 def render_frames() -> dict[str, str]:
-    """One page per stamped template whose printed strings are markers (:func:`generator.stamp.slot`):
-    MkDocs renders these, and :mod:`generator.stamp` fills the result in for every paper and alias page.
-    The full ``mkdocs build`` leaves them out (mkdocs.yml's exclude_docs)."""
-    from .stamp import FRAME_PAGES, slot
-
-    bases = {"paper.html": PAPER_FRAME, "redirect.html": ALIAS_FRAME}
-    return {path: front_matter({**bases[template], **{name: slot(name) for name in FRAME_SLOTS[template]}}) + "\n"
-            for template, path in FRAME_PAGES.items()}
+    """The frame pages (:data:`generator.stamp.FRAMES`): a stamped template's front matter with
+    markers (:func:`generator.stamp.slot`) for the strings it prints. ``python -m generator
+    site`` has MkDocs render these and fills the result in for every page they stand for; a
+    plain ``mkdocs build`` leaves them out (mkdocs.yml's exclude_docs)."""
+    return {path: front_matter({**_FRAME_BASES[template], **{name: slot(name) for name in slots}}) + "\n"
+            for path, (template, slots) in FRAMES.items()}
 
 
 def html_block(*parts: str) -> str:
@@ -395,8 +394,7 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
             pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
             chunk = ordered[(k - 1) * PAGE_SIZE : k * PAGE_SIZE]
             item = entry if how == sorts[0][0] or brief is None else brief
-            head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"),
-                    "template": "listing.html", **NOT_INDEXED}
+            head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **LISTING_FRAME}
             slug = _page_slug(how, k)
             files[f"{base}/{slug}.md" if slug else f"{base}.md"] = html_page(
                 head, *top(up), *nav, pager, '<ul class="digest-list">', *(item(p, up) for p in chunk), "</ul>", pager)
@@ -409,8 +407,8 @@ def _count(n: int, what: str) -> str:
 
 def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
-    # template escapes feed_title.
-    meta = {"feed": topic_feed_path(topic), "feed_title": f"ML Paper Digest: {topic.name}"}
+    # template prints feed_title as it is, so it is stored escaped (as titles are).
+    meta = {"feed": topic_feed_path(topic), "feed_title": esc(f"ML Paper Digest: {topic.name}")}
 
     def top(up: str) -> list[str]:
         return [

@@ -1,23 +1,26 @@
 """The site step: ``mkdocs build`` for the pages that differ, one frame for the many that don't.
 
 Every paper page is the same Material page around three strings of its front matter (the
-title and description Material prints in the head, and ``body``, all the page shows), and
-every alias page the same redirect around a title and a location: their templates read
-nothing else (``overrides/paper.html``, Material's ``redirect.html``). Rendering 3,300 of
-them through Material's templates was four fifths of ``mkdocs build`` (about 4 ms a page).
-So ``python -m generator site``
+title and description Material prints in the head, and ``body``, all the page shows); every
+listing page (topics, venues, all papers: their templates print nothing else) the same
+around its title and body, and a topic's feed; every alias page the same redirect around a
+location. Rendering them through Material's templates was nine tenths of ``mkdocs build``
+at 3,300 papers (about 4 ms a page). So ``python -m generator site``
 
 1. runs ``mkdocs build --strict`` with the project's own mkdocs.yml (read through
-   ``INHERIT``), changed in one option: ``exclude_docs`` leaves out the paper and alias
-   pages and takes in, instead, one *frame* page per template
+   ``INHERIT``), changed in one option: ``exclude_docs`` leaves out the pages of
+   :data:`STAMPED` and the files of :data:`PLACED`, and takes in the *frame* pages of :data:`FRAMES`
    (:func:`generator.render.render_frames`), whose printed strings are markers;
 2. splits each rendered frame at its markers and fills them in, for every page the frame
-   stands for, with that page's own strings, and writes the page compacted
-   (:mod:`generator.compact`); the frames' entries in sitemap.xml become the pages';
-3. compacts the pages MkDocs wrote.
+   stands for (same template, same depth, the same strings printed), with that page's own
+   strings, and writes the page compacted (:mod:`generator.compact`); the stamped pages
+   join MkDocs' sitemap in MkDocs' order;
+3. links the search index's files (:data:`PLACED`, one a paper) into the site, which MkDocs
+   would copy one by one;
+4. compacts the pages MkDocs wrote.
 
 A plain ``mkdocs build`` (and ``mkdocs serve``) still renders every page itself, and the
-frames are excluded there: ``tests/test_stamp.py`` builds the same site both ways and finds
+frames are excluded there: ``tests/test_stamp.py`` builds the same sites both ways and finds
 every file the same.
 
     python -m generator site [--config mkdocs.yml]
@@ -33,22 +36,47 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import yaml
 
-from .compact import compact_html, compact_site
+from .compact import compact_html, compact_site, inert, splits_cleanly
 from .errors import GeneratorError
 from .parallel import map_chunks
 
 log = logging.getLogger("generator")
 
-# The frame page of each stamped template, by its path in docs/.
-FRAME_PAGES = {"paper.html": "papers/_paper.md", "redirect.html": "papers/_alias.md"}
-STAMPED = "papers"  # the folder whose pages the frames stand for (every page in it)
+# The folders whose pages are stamped: every page in them but their own index.md, and
+# the frames (whose names, and only theirs, start with "_").
+STAMPED = ("papers", "topics", "venues", "list")
+# The frame pages, by path in docs/: the template and the front-matter strings it prints.
+# A frame stands for the pages of its template in its folder at its depth (the relative
+# links of Material's navigation depend on both: paper pages are papers/<id>/, a topic's
+# later pages topics/<slug>/title-2/) that have those strings: a topic's listing has a
+# feed, a venue's does not.
+_LISTING = ("title", "body")
+_FEED = ("title", "body", "feed", "feed_title")
+FRAMES = {
+    "papers/_frame.md": ("paper.html", ("title", "description", "body")),
+    "papers/_alias.md": ("redirect.html", ("location",)),
+    "topics/_frame.md": ("listing.html", _FEED),
+    "topics/_deep/_frame.md": ("listing.html", _FEED),
+    "venues/_frame.md": ("listing.html", _LISTING),
+    "venues/_deep/_frame.md": ("listing.html", _LISTING),
+    "list/_frame.md": ("listing.html", _LISTING),
+}
+# Every string each template may print: a page with one its frames do not hold has no frame.
+PRINTED = {template: set() for template, _ in FRAMES.values()}
+for _template, _slots in FRAMES.values():
+    PRINTED[_template].update(_slots)
+PRINTED["listing.html"].update(("description", "map"))
+PRINTED["paper.html"].update(("feed", "feed_title", "map"))
+# Generated static files MkDocs need not copy one by one (one a paper: at 3,300 papers, copying
+# the search index was most of the frame build): the site step links them into the site.
+PLACED = ("search",)
 _URL = "url"  # the slot that is the page's own URL (in canonical links and the sitemap)
 
 
@@ -66,9 +94,17 @@ class Frame:
     template: str
     constant: dict[str, str]  # the front matter every page of the template shares (template, search), as text
     pieces: tuple[str, ...]  # literal, slot, literal, slot, ..., literal
+    compacted: tuple[str, ...] | None = None  # the same, cut from the compacted frame, when that is exact
 
     def fill(self, values: dict[str, str]) -> str:
         return "".join(p if i % 2 == 0 else values[p] for i, p in enumerate(self.pieces))
+
+    def page(self, values: dict[str, str]) -> str:
+        """The compacted page: the compacted frame with the values put in, when each is inert
+        (:func:`generator.compact.inert`: then that is the same), or else the filled frame compacted."""
+        if self.compacted is not None and all(inert(v) for v in values.values()):
+            return "".join(p if i % 2 == 0 else values[p] for i, p in enumerate(self.compacted))
+        return compact_html(self.fill(values))
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -124,82 +160,139 @@ def entry_value(entry: str, path: Path):
     return next(iter(_yaml(entry, path).values()), None)
 
 
-def _url(stem: str) -> str:
-    return f"{STAMPED}/{stem}/"
+def url_of(rel: str) -> str:
+    """The directory URL of the page at ``rel`` in docs/ (``topics/rl.md``: ``topics/rl/``)."""
+    stem = rel[: -len(".md")]
+    return "" if stem == "index" else stem[: -len("/index")] + "/" if stem.endswith("/index") else stem + "/"
 
 
-def cut_frame(template: str, head: str, html: str, stem: str) -> Frame:
-    """Split ``html`` (MkDocs' page for the frame ``stem``, whose front matter is ``head``)
-    at the markers its front matter holds."""
+def _depth(url: str) -> int:
+    return url.count("/")
+
+
+@dataclass(frozen=True)
+class FrameKey:
+    """What a frame stands for: pages of one template, folder and depth, printing these strings."""
+
+    template: str
+    folder: str
+    depth: int
+    slots: frozenset[str]
+
+
+def cut_frame(rel: str, head: str, html: str) -> tuple[FrameKey, Frame]:
+    """Split ``html`` (MkDocs' page for the frame at ``rel``, whose front matter is ``head``)
+    at the markers its front matter holds, and its own URL."""
+    template, slots = FRAMES[rel]
     raw = entries(head)
-    meta = _yaml(head, Path(FRAME_PAGES[template]))
+    meta = _yaml(head, Path(rel))
     names = [k for k, v in meta.items() if v == slot(k)]
-    marks = {slot(k): k for k in names} | {_url(stem): _URL}
-    pieces = re.split("(" + "|".join(map(re.escape, marks)) + ")", html)
-    pieces = [p if i % 2 == 0 else marks[p] for i, p in enumerate(pieces)]
+    own = url_of(rel)
+    marks = {slot(k): k for k in names} | {own: _URL}
+    cut = re.compile("(" + "|".join(map(re.escape, marks)) + ")")
+    pieces = [p if i % 2 == 0 else marks[p] for i, p in enumerate(cut.split(html))]
+    # Compacting every page is most of the stamping's time; where the markers sit in plain
+    # laid-out text, compacting the frame once is the same (generator.compact.splits_cleanly).
+    compacted = None
+    if splits_cleanly(html, [m.span() for m in cut.finditer(html)]):
+        compacted = [p if i % 2 == 0 else marks[p] for i, p in enumerate(cut.split(compact_html(html)))]
+        compacted = tuple(compacted) if compacted[1::2] == pieces[1::2] else None
     missing = set(names) - set(pieces[1::2])
     if missing:
         raise GeneratorError(f"the {template} template no longer prints {', '.join(sorted(missing))}: "
-                             "generator.render.FRAME_SLOTS must say what it prints", FRAME_PAGES[template])
-    return Frame(template, {k: raw[k] for k in meta if k not in names}, tuple(pieces))
+                             "generator.stamp.FRAMES must say what it prints", rel)
+    frame = Frame(template, {k: raw[k] for k in meta if k not in names}, tuple(pieces), compacted)
+    return FrameKey(template, rel.split("/")[0], _depth(own), frozenset(slots)), frame
 
 
-def read_frames(docs: Path, site: Path) -> dict[str, Frame]:
+def read_frames(docs: Path, site: Path) -> dict[FrameKey, Frame]:
     frames = {}
-    for template, rel in FRAME_PAGES.items():
-        stem = Path(rel).stem
-        built = site / STAMPED / stem / "index.html"
+    for rel in FRAMES:
+        built = site / url_of(rel) / "index.html"
         if not built.is_file():
             raise GeneratorError(f"MkDocs wrote no frame page {built}: run `python -m generator build` first", rel)
-        frames[template] = cut_frame(template, _head(docs / rel), built.read_text(encoding="utf-8"), stem)
+        key, frame = cut_frame(rel, _head(docs / rel), built.read_text(encoding="utf-8"))
+        frames[key] = frame
     return frames
 
 
-def _pages(docs: Path) -> Iterator[Path]:
-    frames = {Path(rel).name for rel in FRAME_PAGES.values()}
-    return (p for p in sorted((docs / STAMPED).glob("*.md")) if p.name not in frames)
+def stamped_pages(docs: Path) -> list[str]:
+    """The pages of :data:`STAMPED` in docs/, as paths relative to it."""
+    out = []
+    for folder in STAMPED:
+        for path in (docs / folder).rglob("*.md"):
+            rel = path.relative_to(docs).as_posix()
+            if rel != f"{folder}/index.md" and not any(part.startswith("_") for part in rel.split("/")):
+                out.append(rel)
+    return sorted(out)
 
 
-def stamp_page(frames: dict[str, Frame], path: Path) -> str:
-    """The built HTML of the generated page ``path``, from its template's frame."""
+def stamp_page(frames: dict[FrameKey, Frame], docs: Path, rel: str) -> str:
+    """The built HTML of the generated page ``rel``, from its frame."""
+    path = docs / rel
     raw = entries(_head(path))
     template = entry_value(raw["template"], path) if "template" in raw else None
-    frame = frames.get(template)
+    if template not in PRINTED:
+        raise GeneratorError(f"template {template!r} has no frame page: only {', '.join(sorted(PRINTED))} "
+                             f"pages can be in {', '.join(f'{d}/' for d in STAMPED)}", str(path))
+    url = url_of(rel)
+    key = FrameKey(template, rel.split("/")[0], _depth(url), frozenset(k for k in PRINTED[template] if k in raw))
+    frame = frames.get(key)
     if frame is None:
-        raise GeneratorError(f"template {template!r} has no frame page: only "
-                             f"{', '.join(FRAME_PAGES)} pages can be in {STAMPED}/", str(path))
-    for key, text in frame.constant.items():
+        raise GeneratorError(f"no frame page stands for a {template} page at {url} with {', '.join(sorted(key.slots))}: "
+                             "generator.stamp.FRAMES needs one", str(path))
+    for name, text in frame.constant.items():
         # the same text is the same value; other text may still be (written by hand)
-        if raw.get(key) != text and (key not in raw or entry_value(raw[key], path) != entry_value(text, path)):
-            raise GeneratorError(f"its {key!r} differs from the {frame.template} frame's, so the frame cannot stand for it", str(path))
-    values = {_URL: _url(path.stem)}
-    for name in frame.pieces[1::2]:
-        if name != _URL:
-            value = entry_value(raw[name], path) if name in raw else None
-            if not isinstance(value, str):
-                raise GeneratorError(f"its {name!r} is not a string", str(path))
-            values[name] = value
-    return compact_html(frame.fill(values))
+        if raw.get(name) != text and (name not in raw or entry_value(raw[name], path) != entry_value(text, path)):
+            raise GeneratorError(f"its {name!r} differs from the {frame.template} frame's, so the frame cannot stand for it", str(path))
+    values = {_URL: url}
+    for name in key.slots:
+        value = entry_value(raw[name], path)
+        if not isinstance(value, str):
+            raise GeneratorError(f"its {name!r} is not a string", str(path))
+        values[name] = value
+    return frame.page(values)
 
 
-_SITEMAP_ENTRY = re.compile(r"\s*<url>\s*<loc>[^<]*</loc>.*?</url>", re.S)
+_SITEMAP_ENTRY = re.compile(r"\s*<url>\s*<loc>([^<]*)</loc>.*?</url>", re.S)
 
 
-def stamp_sitemap(site: Path, frame_urls: list[str], urls: list[str]) -> None:
-    """Put the stamped pages in sitemap.xml (and .gz) where MkDocs listed their frames: a
-    sitemap lists pages only when mkdocs.yml has a site_url. The frames sort together in
-    MkDocs' order (files of a folder by name), and so do the pages that replace them."""
+def _sort_key(rel: str) -> tuple:
+    """MkDocs' order of pages (mkdocs.structure.files.file_sort_key): a folder's own pages,
+    index first, then its subfolders'."""
+    parts = tuple(rel.split("/"))
+    return parts[:-1], parts[-1] != "index.md", parts[-1]
+
+
+def _source(docs: Path, url: str) -> str:
+    """The page in docs/ that MkDocs built at the directory URL ``url``."""
+    for rel in (f"{url}index.md" if url else "index.md", f"{url[:-1]}.md", f"{url}README.md"):
+        if rel == ".md":  # the home page has no such name
+            continue
+        if (docs / rel).is_file():
+            return rel
+    return url  # not a page of docs/: keeps its place among its folder's
+
+
+def stamp_sitemap(site: Path, docs: Path, stamped: list[str], base: str) -> None:
+    """Put the stamped pages in sitemap.xml (and .gz) in MkDocs' order of pages, each entry
+    as MkDocs wrote the frames': a sitemap lists pages only when mkdocs.yml has a site_url."""
     path = site / "sitemap.xml"
     if not path.is_file():
         return
     text = path.read_text(encoding="utf-8")
-    spans = [m for m in _SITEMAP_ENTRY.finditer(text) if any(f"/{u}</loc>" in m.group(0) for u in frame_urls)]
-    if not spans:
+    found = list(_SITEMAP_ENTRY.finditer(text))
+    if not found:
         return
-    model = spans[0].group(0)
-    own = next(u for u in frame_urls if f"/{u}</loc>" in model)
-    entries = "".join(model.replace(f"/{own}</loc>", f"/{u}</loc>") for u in urls)
-    text = text[: spans[0].start()] + entries + text[spans[-1].end():]
+    frame_urls = {base + url_of(rel) for rel in FRAMES}
+    model = next((m for m in found if m.group(1) in frame_urls), None)
+    if model is None:
+        return
+    own = model.group(1)
+    kept = [(_sort_key(_source(docs, m.group(1)[len(base):])), m.group(0)) for m in found if m.group(1) not in frame_urls]
+    added = [(_sort_key(rel), model.group(0).replace(f"<loc>{own}</loc>", f"<loc>{base + url_of(rel)}</loc>")) for rel in stamped]
+    body = "".join(entry for _, entry in sorted(kept + added, key=lambda x: x[0]))
+    text = text[: found[0].start()] + body + text[found[-1].end():]
     path.write_text(text, encoding="utf-8")
     gz = site / "sitemap.xml.gz"
     if gz.is_file():
@@ -208,27 +301,50 @@ def stamp_sitemap(site: Path, frame_urls: list[str], urls: list[str]) -> None:
             z.write(text.encode("utf-8"))
 
 
-def _stamp_chunk(paths: Sequence[Path], frames: dict[str, Frame], site: Path) -> list[str]:
-    for path in paths:
-        html = stamp_page(frames, path)
-        out = site / STAMPED / path.stem
+def _stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path, site: Path) -> list[str]:
+    written = []
+    for rel in rels:
+        html = stamp_page(frames, docs, rel)
+        out = site / url_of(rel)
         os.makedirs(out, exist_ok=True)  # os rather than pathlib: a tenth of the time here
         with open(out / "index.html", "w", encoding="utf-8") as f:
             f.write(html)
-    return [path.name for path in paths]
+        written.append(str(out / "index.html"))
+    return written
 
 
-def stamp_site(docs: Path, site: Path) -> int:
-    """Write every paper and alias page of ``docs`` into ``site`` from the frames MkDocs
+def stamp_site(docs: Path, site: Path, base: str = "") -> list[str]:
+    """Write every page of :data:`STAMPED` in ``docs`` into ``site`` from the frames MkDocs
     rendered, on both cores (:func:`generator.parallel.map_chunks`), then remove the
-    frames. Returns the number of pages written."""
+    frames. ``base`` is the site_url the sitemap's entries start with. Returns the files written."""
     frames = read_frames(docs, site)
-    names = map_chunks(partial(_stamp_chunk, frames=frames, site=site), list(_pages(docs)))
-    frame_names = sorted(Path(rel).name for rel in FRAME_PAGES.values())
-    stamp_sitemap(site, [_url(Path(n).stem) for n in frame_names], [_url(Path(n).stem) for n in sorted(names)])
-    for rel in FRAME_PAGES.values():
-        shutil.rmtree(site / STAMPED / Path(rel).stem)
-    return len(names)
+    rels = stamped_pages(docs)
+    written = map_chunks(partial(_stamp_chunk, frames=frames, docs=docs, site=site), rels)
+    stamp_sitemap(site, docs, rels, base)
+    for rel in FRAMES:
+        shutil.rmtree(site / url_of(rel))
+    for folder in STAMPED:  # the folders of the deeper frames, now empty
+        for path in (site / folder).glob("_*"):
+            path.rmdir()
+    return written
+
+
+def _place_chunk(rels: Sequence[str], docs: Path, site: Path) -> list[str]:
+    for rel in rels:
+        target = site / rel
+        os.makedirs(target.parent, exist_ok=True)
+        try:
+            os.link(docs / rel, target)  # the same bytes, no copy; the site step never writes into them
+        except OSError:
+            shutil.copyfile(docs / rel, target)  # another file system, or one without links
+    return list(rels)
+
+
+def place_files(docs: Path, site: Path) -> int:
+    """Put the files of :data:`PLACED` into the site as MkDocs would copy them: the same
+    path, the same bytes. Returns how many."""
+    rels = sorted(p.relative_to(docs).as_posix() for folder in PLACED for p in (docs / folder).rglob("*") if p.is_file())
+    return len(map_chunks(partial(_place_chunk, docs=docs, site=site), rels))
 
 
 def _plain_yaml(config: Path) -> dict:
@@ -247,7 +363,11 @@ def frame_config(config: Path) -> str:
     """The MkDocs config for the frame build: the project's own, with the stamped pages
     excluded and the frames taken in (later gitignore lines win)."""
     excluded = _plain_yaml(config).get("exclude_docs") or ""
-    lines = [excluded.rstrip("\n"), f"/{STAMPED}/*.md", *(f"!/{rel}" for rel in FRAME_PAGES.values())]
+    lines = [excluded.rstrip("\n")]
+    for folder in STAMPED:
+        lines += [f"/{folder}/**/*.md", f"!/{folder}/index.md"]  # the .md only: topics keep their feed.xml
+    lines.append("!_*.md")  # the frames
+    lines += [f"/{folder}/" for folder in PLACED]
     return yaml.safe_dump({"INHERIT": config.name, "exclude_docs": "\n".join(x for x in lines if x) + "\n"})
 
 
@@ -265,10 +385,13 @@ def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
     if run.returncode:
         raise GeneratorError("mkdocs build failed: its messages are above", str(config))
     laps = [time.perf_counter()]
-    stamped = stamp_site(docs, site)
+    base = data.get("site_url") or ""
+    base = base if not base or base.endswith("/") else base + "/"
+    written = stamp_site(docs, site, base if isinstance(base, str) else "")
+    place_files(docs, site)
     laps.append(time.perf_counter())
-    compacted, _, _ = compact_site(site, skip=site / STAMPED)
+    compacted, _, _ = compact_site(site, skip={Path(p) for p in written})
     laps.append(time.perf_counter())
     for name, a, b in zip(("mkdocs", "stamp", "compact"), [start, *laps], laps):
         log.debug("  %-8s %6.2fs", name, b - a)  # the format benchmarks/site.py reads
-    return stamped, compacted
+    return len(written), compacted

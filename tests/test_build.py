@@ -38,7 +38,7 @@ def test_build_the_mission_seeds(project):
     papers = papers_json(project / "docs")
     assert [p["id"] for p in papers] == sorted(p.id for p in result.digest)
     assert result.written == len(list((project / "docs").rglob("*.*"))) - 2  # all but the hand-written pages
-    frames = ["_alias.md", "_paper.md"]  # what `python -m generator site` fills in for every page
+    frames = ["_alias.md", "_frame.md"]  # what `python -m generator site` fills in for every page
     assert sorted(f.name for f in (project / "docs" / "papers").iterdir()) == sorted([f"{p['id']}.md" for p in papers] + frames)
     assert {s["file"] for p in papers for s in p["sources"]} == {
         "seeds/000_ca08d30626a6d4f8.txt", "seeds/004_a8c92079105dd28c.txt"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support import REPO, mkdocs_build, run_generator
-from generator.compact import compact_html
+from generator.compact import compact_html, inert, splits_cleanly
 
 KEPT = {"pre", "textarea", "script", "style", "code", "kbd"}
 VOID = {"br", "img", "input", "meta", "link", "hr"}
@@ -108,6 +108,32 @@ def test_compacting_keeps_every_element_attribute_and_word(html):
     compact = compact_html(html)
     assert events(compact) == events(html)
     assert compact_html(compact) == compact  # once is enough
+
+
+MARK = "@@mark@@"
+
+
+@settings(max_examples=600, deadline=None)
+@given(fragments(), fragments(), fragments(), st.one_of(fragments(), st.sampled_from(["a", "x\ny", "=\"v", "<code>x", " a", "a\n"])))
+def test_compacting_a_frame_once_is_compacting_each_page_of_it(before, middle, after, value):
+    """What generator.stamp relies on: where splits_cleanly says so and the value is inert,
+    the compacted page is the compacted frame with the value put in (one marker, or two)."""
+    frame = before + MARK + middle + MARK + after
+    marks = [(i, i + len(MARK)) for i in range(len(frame)) if frame.startswith(MARK, i)]
+    if splits_cleanly(frame, marks) and inert(value):
+        assert compact_html(frame.replace(MARK, value)) == compact_html(frame).replace(MARK, value)
+
+
+def test_what_is_not_inert_or_not_clean():
+    assert inert("<p>a</p>\n<p>b <code>x\n  y</code></p>") is False  # a break then white space, even kept
+    assert inert("<p>a</p>\n<p>b <code>x</code></p>") is True
+    for text in ("", " a", "a\n", "<code>open", 'a="open', "x\ny\" z"):
+        assert inert(text) is False, text
+    frame = f"<p>{MARK}</p><script>{MARK}</script>"
+    assert splits_cleanly(frame, [(3, 3 + len(MARK))]) is True
+    assert splits_cleanly(frame, [(frame.rindex(MARK), frame.rindex(MARK) + len(MARK))]) is False  # inside kept content
+    multi = f'<p title="a\n b">{MARK}</p>'
+    assert splits_cleanly(multi, [(multi.index(MARK), multi.index(MARK) + len(MARK))]) is False
 
 
 def test_compacting_takes_out_indentation_and_keeps_kept_content_as_it_is():

@@ -162,14 +162,17 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
     assert sorted(files) == [
         "index.md",
         "list.md",
+        "list/_frame.md",  # frames `python -m generator site` fills in (generator/stamp.py)
         "list/newest.md",  # each listing in its other orders
         "list/venue.md",
         "papers.json",
         "papers.json.gz",  # what the site publishes (mkdocs.yml leaves papers.json out)
         "papers/0123456789ab.md",
-        "papers/_alias.md",  # the frames `python -m generator site` fills in (generator/stamp.py)
-        "papers/_paper.md",
+        "papers/_alias.md",
+        "papers/_frame.md",
         "papers/ba9876543210.md",  # the merged variant's id redirects to the paper
+        "topics/_deep/_frame.md",
+        "topics/_frame.md",
         "topics/generative-models.md",
         "topics/generative-models/newest.md",
         "topics/generative-models/venue.md",
@@ -177,6 +180,8 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "topics/machine-learning.md",
         "topics/machine-learning/newest.md",
         "topics/machine-learning/venue.md",
+        "venues/_deep/_frame.md",
+        "venues/_frame.md",
         "venues/index.md",
         "venues/neurips-2025.md",
         "venues/neurips-2025/newest.md",  # a venue page has no venue order

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.render import front_matter as write_front_matter
-from generator.stamp import FRAME_PAGES, entries, entry_value, slot
+from generator.stamp import FRAMES, entries, entry_value, slot
 from support import REPO, build_site, mkdocs_build, run_generator
 
 
@@ -47,7 +47,7 @@ def test_the_stamped_mission_site_is_the_site_mkdocs_renders(mission_site, tmp_p
     stamped = _files(mission_site.site)
     papers = [n for n in stamped if n.startswith("papers/") and n.endswith("/index.html")]
     assert len(papers) >= 36
-    assert not [n for n in stamped if "_paper" in n or "_alias" in n]  # the frames are gone
+    assert not [n for n in stamped if "/_" in n]  # the frames are gone
     assert not [n for n in papers if b"@@digest-slot" in stamped[n]]
     _compare(stamped, _reference(mission_site.root, tmp_path / "reference"))
 
@@ -74,11 +74,12 @@ def test_alias_pages_and_the_sitemap_are_stamped_as_mkdocs_renders_them(merged_s
     aliases = [n for n in stamped if n.startswith("papers/") and b"window.location.replace" in stamped[n]]
     assert len(aliases) == 1
     sitemap = stamped["sitemap.xml"].decode("utf-8")
-    papers = sorted(p.stem for p in (merged_site.docs / "papers").glob("*.md") if not p.name.startswith("_"))
+    papers = sorted(p.stem for p in (merged_site.docs / "papers").glob("[!_]*.md"))
     assert len(papers) == 3  # two papers and the alias
     for stem in papers:
         assert sitemap.count(f"<loc>https://example.org/digest/papers/{stem}/</loc>") == 1
-    assert "_paper" not in sitemap and "_alias" not in sitemap
+    assert "/_" not in sitemap
+    assert sitemap.count("<loc>https://example.org/digest/topics/") > 10  # listings, stamped too
     _compare(stamped, _reference(merged_site.root, tmp_path / "reference"))
 
 
@@ -104,12 +105,12 @@ def _project_with_frames(tmp_path: Path) -> Path:
 
 def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(tmp_path):
     root = _project_with_frames(tmp_path)
-    page = sorted(p for p in (root / "docs" / "papers").glob("*.md") if not p.name.startswith("_"))[0]
+    page = sorted((root / "docs" / "papers").glob("[!_]*.md"))[0]
     text = page.read_text(encoding="utf-8")
     page.write_text(text.replace('template: "paper.html"', 'template: "listing.html"'), encoding="utf-8")
     run = run_generator("site", cwd=root)
     assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert f"{page}: template 'listing.html' has no frame page" in run.stderr
+    assert f"{page}: no frame page stands for a listing.html page at papers/{page.stem}/ with " in run.stderr
     page.write_text(text.replace("  exclude: true", "  exclude: false"), encoding="utf-8")
     run = run_generator("site", cwd=root)
     assert run.returncode == 1 and f"{page}: its 'search' differs from the paper.html frame's" in run.stderr
@@ -138,5 +139,6 @@ def test_frame_pages_hold_markers_only():
     from generator.render import render_frames
 
     frames = render_frames()
-    assert sorted(frames) == sorted(FRAME_PAGES.values())
-    assert slot("body") in frames["papers/_paper.md"] and slot("location") in frames["papers/_alias.md"]
+    assert sorted(frames) == sorted(FRAMES)
+    assert slot("body") in frames["papers/_frame.md"] and slot("location") in frames["papers/_alias.md"]
+    assert slot("feed_title") in frames["topics/_deep/_frame.md"] and slot("feed") not in frames["venues/_frame.md"]
