@@ -54,6 +54,13 @@ def test_named_titles_say_what_the_method_is(fixture: str, expected: str) -> Non
     assert derive_title(abstract(fixture)) == expected
 
 
+def test_an_acronym_spelled_out_in_another_sentence_leads_with_its_long_form() -> None:
+    # "what we call elastic gang scheduling (EGS)" names it; "EGS is a more faithful model ..."
+    # is the sentence the name is taken from, and it says less of what EGS is
+    title = derive_title(abstract("title_acronym_spelled_out_elsewhere.txt"))
+    assert title.startswith("EGS: Elastic Gang Scheduling")
+
+
 # -- failure classes ------------------------------------------------------------------------
 
 def test_a_title_of_only_words_every_abstract_uses_yields_to_a_specific_one() -> None:

@@ -250,6 +250,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         if name:
             best = _Contribution(name, [], [], 1)
     if best:
+        best = _spelled_out(best, sentences)
         best = _acronym_of_long_name(best, sentences)
         best = _main_of_two_names(best, " ".join(sentences))
     if best and best.name[:1].islower():
@@ -264,6 +265,23 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
+    """An acronym the abstract spells out in a sentence other than the one that named it ("we
+    call mixture matrix completion (MMC) ...", then "MMC is a more accurate model ...") leads
+    the title with its long form, as one spelled out where it is named does ("MMC: Mixture
+    Matrix Completion")."""
+    if found.long or " " in found.name or not _ACRONYM.match(found.name):
+        return found
+    for sentence in sentences:
+        if f"({found.name})" not in sentence.replace(" ", ""):
+            continue
+        tokens = tokenize(sentence)
+        for start, end, acronym in _definitions(tokens).values():
+            if acronym == found.name:
+                return dataclasses.replace(found, long=tokens[start:end])
+    return found
 
 
 def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contribution:
