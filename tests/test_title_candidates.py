@@ -597,3 +597,10 @@ def test_the_literature_and_the_time_are_no_part_of_a_phrase(sentence: str, phra
     assert not any(w.lower() in ("recent", "despite", "works", "years") for words in found for w in words), found
     if phrase:
         assert phrase in found, found
+
+
+def test_the_subject_of_we_study_the_problems_of_is_what_follows() -> None:
+    # "we study the problems of X and Y": the paper is about X and Y, as with "the problem of X"
+    found = candidates(abstract("title_study_the_problems_of.txt"))
+    subject = next(c.composed() for c in found if c.kind == "subject")
+    assert subject == "Streaming Tensor Decomposition and Online Subspace Tracking under Missing Entries"

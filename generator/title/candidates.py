@@ -330,7 +330,7 @@ def _evaluation(words: list[str]) -> bool:
 def _subject(tokens: list[str]) -> list[str]:
     """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
     i = 0
-    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "question", "task", "of", "on", "in"}:
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
         i += 1
     if i < len(tokens) and tokens[i].lower() in _WH_START:
         return _trim(_phrase(tokens, i, limit=14, wh=True))
