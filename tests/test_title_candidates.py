@@ -604,3 +604,13 @@ def test_the_subject_of_we_study_the_problems_of_is_what_follows() -> None:
     found = candidates(abstract("title_study_the_problems_of.txt"))
     subject = next(c.composed() for c in found if c.kind == "subject")
     assert subject == "Streaming Tensor Decomposition and Online Subspace Tracking under Missing Entries"
+
+
+def test_a_full_stop_with_no_space_after_it_still_ends_a_sentence() -> None:
+    # "... knowledge graphs.Existing relaxations ...", "... near-linear time.Our relaxation ...":
+    # text copied from a PDF; the words on either side belong to two sentences
+    from generator.title.candidates import title_sentences
+    text = abstract("title_glued_full_stop.txt")
+    read = title_sentences(text)
+    assert [s.split()[0] for s in read] == ["Matching", "Existing", "We", "Our"]
+    assert not any(re.search(r"[a-z]\.[A-Z]", c.composed()) for c in candidates(text))
