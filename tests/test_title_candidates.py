@@ -614,3 +614,11 @@ def test_a_full_stop_with_no_space_after_it_still_ends_a_sentence() -> None:
     read = title_sentences(text)
     assert [s.split()[0] for s in read] == ["Matching", "Existing", "We", "Our"]
     assert not any(re.search(r"[a-z]\.[A-Z]", c.composed()) for c in candidates(text))
+
+
+def test_a_phrase_opening_on_a_vague_head_is_read_past_it() -> None:
+    # "... remains a key challenge in open-domain question answering": the phrase names the
+    # field after "in", not the challenge ("Problem of X", "Performance of X" likewise)
+    texts = [c.composed() for c in candidates(abstract("title_vague_head_phrase.txt"))]
+    assert "Open-Domain Question Answering" in texts
+    assert not any(t.startswith("Key Challenge") for t in texts)

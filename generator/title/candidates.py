@@ -10,6 +10,7 @@ from typing import NamedTuple
 from ..text import plain, sentences, tokens as tokenize
 from .words import (
     _STOP,
+    _VAGUE,
     MAX_LENGTH,
     _ANAPHORA,
     _ARTICLES,
@@ -571,6 +572,22 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
     return out
 
 
+def _past_vague_head(words: list[str]) -> list[str]:
+    """The phrase a vague head opens, without it: "Key Challenge in Open-Domain Question
+    Answering", "Problem of Embedding Hyperedges", "Superb Performance of ResNet" name what
+    follows their "in" or "of"; [] when the phrase does not open on such a head."""
+    for k, w in enumerate(words[:3]):
+        low = w.lower()
+        if low in _VAGUE:
+            if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
+                rest = words[k + 2:]
+                return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []
+            return []
+        if low in _PREPOSITIONS:
+            return []
+    return []
+
+
 def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     """(sentence index, whether it is about our work, words) of the noun phrases of the
     opening sentences and of those in which the paper speaks of its own work."""
@@ -588,5 +605,5 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
             # "recent advances in X", "the problem of X": the phrase is X
             rest = _LEAD_IN.sub("", " ".join(words)).split()
             if rest and rest[0].lower() not in _LEAD_WORDS and len(rest) >= 2:
-                out.append((index, ours, rest))
+                out.append((index, ours, _past_vague_head(rest) or rest))
     return out
