@@ -622,3 +622,11 @@ def test_a_phrase_opening_on_a_vague_head_is_read_past_it() -> None:
     texts = [c.composed() for c in candidates(abstract("title_vague_head_phrase.txt"))]
     assert "Open-Domain Question Answering" in texts
     assert not any(t.startswith("Key Challenge") for t in texts)
+
+
+def test_we_build_on_is_not_what_the_paper_offers() -> None:
+    # "Here we build on the observation that ...": what the work rests on; the contribution is
+    # the next sentence's "We propose a hierarchical mixture model for ..."
+    text = abstract("title_build_on_then_propose.txt")
+    assert not any(c.composed().startswith("On the") for c in candidates(text))
+    assert derive_title(text) == "Hierarchical Mixture Model for Evolving Citation Graphs"

@@ -348,8 +348,10 @@ def _subject(tokens: list[str]) -> list[str]:
 
 def _unnamed(tokens: list[str], start: int) -> list[str]:
     """The object of "we propose ..." when nothing in it is named."""
-    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how"):
-        return []  # "we propose that instead of ...": a claim, not a thing proposed
+    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how", "on", "upon"):
+        # "we propose that instead of ...": a claim, not a thing proposed; "we build on the
+        # intuition that ...": what the work rests on, not what it offers
+        return []
     if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
         words = _phrase(tokens, start + 2)
         return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
