@@ -630,3 +630,13 @@ def test_we_build_on_is_not_what_the_paper_offers() -> None:
     text = abstract("title_build_on_then_propose.txt")
     assert not any(c.composed().startswith("On the") for c in candidates(text))
     assert derive_title(text) == "Hierarchical Mixture Model for Evolving Citation Graphs"
+
+
+def test_the_fit_counts_sharing_any_word_with_the_real_title() -> None:
+    # two candidates, one feature that marks the first; its ROUGE-1 is 0.1, the other's 0.
+    # Centred: x = +-0.5, y = +-0.05, so w = 0.05 / (0.25 + 0.25 + ridge 0.5) = 0.05; with the
+    # bonus of 0.2 for sharing a word y = +-0.15 and w = 0.15
+    from benchmarks.fit_titles import fit
+    groups = [([[1.0], [0.0]], [0.1, 0.0])]
+    assert fit(groups, 0.5) == pytest.approx([0.05])
+    assert fit(groups, 0.5, shared=0.2) == pytest.approx([0.15])
