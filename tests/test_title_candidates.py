@@ -640,3 +640,14 @@ def test_the_fit_counts_sharing_any_word_with_the_real_title() -> None:
     groups = [([[1.0], [0.0]], [0.1, 0.0])]
     assert fit(groups, 0.5) == pytest.approx([0.05])
     assert fit(groups, 0.5, shared=0.2) == pytest.approx([0.15])
+
+
+def test_a_phrase_too_long_for_a_title_is_scored_on_what_is_left_of_it() -> None:
+    # "estimator for counterfactual off-policy evaluation combining importance-weighted
+    # trajectory returns" is longer than a title may be and is cut to "Estimator": the choice
+    # must weigh "Estimator", not the words the cut drops
+    from generator.title.choose import content_words
+    found = candidates(abstract("title_phrase_too_long_is_scored_as_cut.txt"))
+    assert any(c.composed() == "Estimator" for c in found)
+    for c in found:
+        assert set(content_words(c.text)) <= set(content_words(c.composed())), c.composed()

@@ -486,6 +486,16 @@ class Candidate(NamedTuple):
 MAX_COMBINED = 11
 
 
+def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "") -> Candidate:
+    """A phrase candidate, composed only if chosen; unless it is too long for a title, when
+    it is composed now, cut where a phrase can end: it is scored on the words a reader would
+    see ("I2As: Architecture", not "... Architecture for Deep Reinforcement Learning Combining
+    Model-Free and Model-Based Aspects", which the cut leaves of it)."""
+    if sum(map(len, words)) + len(words) + len(name) + 2 > MAX_LENGTH:
+        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name)
+    return Candidate("", kind, rank, sentence, ours, words, name)
+
+
 def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """Every title the abstract offers, in no preferred order (see :mod:`.choose`); only the
     rules' first when ``stop`` accepts it (the phrases cost as much as the rest)."""
@@ -507,11 +517,11 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         if key in seen:
             continue
         seen.add(key)
-        out.append(Candidate("", kind, rank, index, ours, tuple(words)))
+        out.append(_lazy(kind, rank, index, ours, tuple(words)))
         # the name with a phrase of what the paper does, or of the problem its opening sentence
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
         if name and (ours or index == 0) and name.lower() not in key:
-            out.append(Candidate("", NAMED, rank, index, ours, tuple(words), name))
+            out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
@@ -524,7 +534,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         for tail, tail_low in opening:
             if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
                 words = (*head, "for", *tail)
-                out.append(Candidate("", COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
+                out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
 
 
