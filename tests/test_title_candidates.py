@@ -651,3 +651,12 @@ def test_a_phrase_too_long_for_a_title_is_scored_on_what_is_left_of_it() -> None
     assert any(c.composed() == "Estimator" for c in found)
     for c in found:
         assert set(content_words(c.text)) <= set(content_words(c.composed())), c.composed()
+
+
+def test_during_joins_noun_phrases_and_never_opens_or_ends_one() -> None:
+    # "during" is a preposition like "of" or "through": "... Distribution During" and "During
+    # Testing of ..." were phrases, and titles ("Data Distribution During for GANs")
+    drift = noun_phrases(tokens("The generator drifts from the data distribution during the first epochs of training"))
+    assert ["data", "distribution"] in drift
+    dead = noun_phrases(tokens("Dead units appear during testing of deep neural networks"))
+    assert ["testing", "of", "deep", "neural", "networks"] in dead
