@@ -95,12 +95,14 @@ def about_our_work(sentence: str) -> bool:
 # ..."), as copying from a PDF leaves it: the end of a sentence all the same. (Not "e.g.The",
 # an abbreviation, nor "arXiv.org", "Node.js": the next word opens with a capital and goes on
 # in lower case.)
-_GLUED = re.compile(r"(?<=[a-z]{3}[.!?])(?=[A-Z][a-z]+\b)")
+# (The mark is matched first, the letters before it after: a pattern that opens on a look back
+# is tried at every character of the text.)
+_GLUED = re.compile(r"[.!?](?<=[a-z]{3}[.!?])(?=[A-Z][a-z]+\b)")
 
 
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
-    out = sentences(_GLUED.sub(" ", text))
+    out = sentences(_GLUED.sub(r"\g<0> ", text))
     # pointers to code or a project page come last; only the closing sentences need the test
     last = len(out) - 3
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
