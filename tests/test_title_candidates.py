@@ -660,3 +660,10 @@ def test_during_joins_noun_phrases_and_never_opens_or_ends_one() -> None:
     assert ["data", "distribution"] in drift
     dead = noun_phrases(tokens("Dead units appear during testing of deep neural networks"))
     assert ["testing", "of", "deep", "neural", "networks"] in dead
+
+
+def test_an_opening_subject_on_a_vague_head_is_read_past_it() -> None:
+    # "The performance of retrieval-augmented language models depends on ...": the paper is
+    # about the models, as a phrase on a vague head names what follows it
+    found = candidates(abstract("title_vague_head_topic.txt"))
+    assert next(c.composed() for c in found if c.kind == "topic") == "Retrieval-Augmented Language Models"

@@ -141,7 +141,7 @@ def _topic(sentences: list[str]) -> list[str]:
         words = [w for w in text.split() if w]
         while words and words[0].lower() in _ARTICLES:
             words = words[1:]
-        words = _trim(words)
+        words = _trim(_past_vague_head(words) or words)
         if len(words) == 1 and not can_end(words[0].lower()):
             words = []  # "Autonomous driving stacks fuse ...": its capital is the sentence's, not a name's
         if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
