@@ -53,8 +53,18 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
 
 
-def fit(groups: list[tuple[list[list[float]], list[float]]], ridge: float) -> list[float]:
-    """Ridge least squares on features and targets centred per group."""
+# A title that shares no word with the real one tells a reader nothing of the paper, however
+# near its ROUGE-1 of 0 is to another candidate's 0.1: the fit's target counts sharing any word
+# at all as this much ROUGE-1 more. Chosen by ``--cv`` (each fitted year left out in turn, on
+# the fitted venues only): 0.1 gave the best held-out ROUGE-1 and nearly the fewest titles
+# sharing no word (0: 414 of 3398, 0.05: 410, 0.1: 405, 0.2: 411, 0.3: 410).
+SHARED = 0.1
+SHARED_GRID = (0.0, 0.05, 0.1, 0.2, 0.3)
+
+
+def fit(groups: list[tuple[list[list[float]], list[float]]], ridge: float, shared: float = 0.0) -> list[float]:
+    """Ridge least squares on features and targets centred per group; each target is the
+    candidate's ROUGE-1, plus ``shared`` if it shares any word with the real title."""
     k = len(groups[0][0][0])
     xtx = [[0.0] * k for _ in range(k)]
     xty = [0.0] * k
@@ -62,6 +72,7 @@ def fit(groups: list[tuple[list[list[float]], list[float]]], ridge: float) -> li
         if len(ys) < 2:
             continue  # one candidate: nothing to choose
         mean_x = [statistics.fmean(col) for col in zip(*xs)]
+        ys = [y + shared * (y > 0) for y in ys]
         mean_y = statistics.fmean(ys)
         for x, y in zip(xs, ys):
             cx = [v - m for v, m in zip(x, mean_x)]
@@ -183,6 +194,10 @@ def write_lexicon(rows, path: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ridge", type=float, default=1.0)
+    ap.add_argument("--shared", type=float, default=SHARED,
+                    help="added to the target of a candidate that shares any word with the real title")
+    ap.add_argument("--cv", action="store_true",
+                    help="print each --shared of a grid with every fitted venue left out in turn; write nothing")
     ap.add_argument("--dry-run", action="store_true", help="print the figures, do not write the weights")
     args = ap.parse_args()
     if not available():
@@ -206,7 +221,18 @@ def main() -> int:
         ctx = choose.context(r.text, model, set(content(r.title)) if r.fitted else None)
         group = ([choose.features(c, ctx) for c in found], [rouge1(c.composed(), r.title) for c in found])
         (fitted if r.fitted else reported).append(group)
-    weights = fit(fitted, args.ridge)
+    if args.cv:
+        venues = sorted({r.venue for r in rows if r.fitted})
+        held = [r.venue for r in rows if r.fitted]
+        print(f"{'shared':>8}{'held-out ROUGE-1':>18}{'no shared word':>16}")
+        for shared in SHARED_GRID:
+            picks = []
+            for venue in venues:
+                train = [g for g, v in zip(fitted, held) if v != venue]
+                picks += chosen([g for g, v in zip(fitted, held) if v == venue], fit(train, args.ridge, shared))
+            print(f"{shared:>8.2f}{statistics.fmean(picks):>18.4f}{sum(y == 0 for y in picks):>11}/{len(picks)}")
+        return 0
+    weights = fit(fitted, args.ridge, args.shared)
     oracle = lambda gs: statistics.fmean(max(ys) for _, ys in gs)  # noqa: E731
     first = lambda gs: statistics.fmean(ys[0] for _, ys in gs)  # noqa: E731
     print(f"{'':<28}{'fitted on':>12}{'reported on':>14}")
@@ -229,6 +255,7 @@ def main() -> int:
                      "on the titled corpora; regenerate, do not edit.",
             "fitted_on": list(FITTED),
             "ridge": args.ridge,
+            "shared": args.shared,
             "weights": {f: round(w, 4) for f, w in zip(FEATURES, weights)},
             "word_weights": {f: round(w, 4) for f, w in zip(WORD_FEATURES, word_weights)},
             "title_words": round(title_words, 3),

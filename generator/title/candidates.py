@@ -10,6 +10,7 @@ from typing import NamedTuple
 from ..text import plain, sentences, tokens as tokenize
 from .words import (
     _STOP,
+    _VAGUE,
     MAX_LENGTH,
     _ANAPHORA,
     _ARTICLES,
@@ -90,9 +91,18 @@ def about_our_work(sentence: str) -> bool:
     return _OURS_TEST.search(sentence) is not None
 
 
+# A full stop with no space after it between two words ("... with bandit feedback.Our method
+# ..."), as copying from a PDF leaves it: the end of a sentence all the same. (Not "e.g.The",
+# an abbreviation, nor "arXiv.org", "Node.js": the next word opens with a capital and goes on
+# in lower case.)
+# (The mark is matched first, the letters before it after: a pattern that opens on a look back
+# is tried at every character of the text.)
+_GLUED = re.compile(r"[.!?](?<=[a-z]{3}[.!?])(?=[A-Z][a-z]+\b)")
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
-    out = sentences(text)
+    out = sentences(_GLUED.sub(r"\g<0> ", text))
     # pointers to code or a project page come last; only the closing sentences need the test
     last = len(out) - 3
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
@@ -131,7 +141,7 @@ def _topic(sentences: list[str]) -> list[str]:
         words = [w for w in text.split() if w]
         while words and words[0].lower() in _ARTICLES:
             words = words[1:]
-        words = _trim(words)
+        words = _trim(_past_vague_head(words) or words)
         if len(words) == 1 and not can_end(words[0].lower()):
             words = []  # "Autonomous driving stacks fuse ...": its capital is the sentence's, not a name's
         if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
@@ -250,6 +260,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
         if name:
             best = _Contribution(name, [], [], 1)
     if best:
+        best = _spelled_out(best, sentences)
         best = _acronym_of_long_name(best, sentences)
         best = _main_of_two_names(best, " ".join(sentences))
     if best and best.name[:1].islower():
@@ -264,6 +275,23 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
+    """An acronym the abstract spells out in a sentence other than the one that named it ("we
+    call mixture matrix completion (MMC) ...", then "MMC is a more accurate model ...") leads
+    the title with its long form, as one spelled out where it is named does ("MMC: Mixture
+    Matrix Completion")."""
+    if found.long or " " in found.name or not _ACRONYM.match(found.name):
+        return found
+    for sentence in sentences:
+        if f"({found.name})" not in sentence.replace(" ", ""):
+            continue
+        tokens = tokenize(sentence)
+        for start, end, acronym in _definitions(tokens).values():
+            if acronym == found.name:
+                return dataclasses.replace(found, long=tokens[start:end])
+    return found
 
 
 def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contribution:
@@ -312,7 +340,7 @@ def _evaluation(words: list[str]) -> bool:
 def _subject(tokens: list[str]) -> list[str]:
     """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
     i = 0
-    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "question", "task", "of", "on", "in"}:
+    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
         i += 1
     if i < len(tokens) and tokens[i].lower() in _WH_START:
         return _trim(_phrase(tokens, i, limit=14, wh=True))
@@ -322,8 +350,10 @@ def _subject(tokens: list[str]) -> list[str]:
 
 def _unnamed(tokens: list[str], start: int) -> list[str]:
     """The object of "we propose ..." when nothing in it is named."""
-    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how"):
-        return []  # "we propose that instead of ...": a claim, not a thing proposed
+    if start < len(tokens) and tokens[start].lower() in ("that", "whether", "how", "on", "upon"):
+        # "we propose that instead of ...": a claim, not a thing proposed; "we build on the
+        # intuition that ...": what the work rests on, not what it offers
+        return []
     if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
         words = _phrase(tokens, start + 2)
         return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
@@ -458,6 +488,16 @@ class Candidate(NamedTuple):
 MAX_COMBINED = 11
 
 
+def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "") -> Candidate:
+    """A phrase candidate, composed only if chosen; unless it is too long for a title, when
+    it is composed now, cut where a phrase can end: it is scored on the words a reader would
+    see ("I2As: Architecture", not "... Architecture for Deep Reinforcement Learning Combining
+    Model-Free and Model-Based Aspects", which the cut leaves of it)."""
+    if sum(map(len, words)) + len(words) + len(name) + 2 > MAX_LENGTH:
+        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name)
+    return Candidate("", kind, rank, sentence, ours, words, name)
+
+
 def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """Every title the abstract offers, in no preferred order (see :mod:`.choose`); only the
     rules' first when ``stop`` accepts it (the phrases cost as much as the rest)."""
@@ -479,11 +519,11 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         if key in seen:
             continue
         seen.add(key)
-        out.append(Candidate("", kind, rank, index, ours, tuple(words)))
+        out.append(_lazy(kind, rank, index, ours, tuple(words)))
         # the name with a phrase of what the paper does, or of the problem its opening sentence
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
         if name and (ours or index == 0) and name.lower() not in key:
-            out.append(Candidate("", NAMED, rank, index, ours, tuple(words), name))
+            out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
@@ -496,7 +536,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         for tail, tail_low in opening:
             if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
                 words = (*head, "for", *tail)
-                out.append(Candidate("", COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
+                out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
 
 
@@ -546,6 +586,22 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
     return out
 
 
+def _past_vague_head(words: list[str]) -> list[str]:
+    """The phrase a vague head opens, without it: "Key Challenge in Open-Domain Question
+    Answering", "Problem of Embedding Hyperedges", "Superb Performance of ResNet" name what
+    follows their "in" or "of"; [] when the phrase does not open on such a head."""
+    for k, w in enumerate(words[:3]):
+        low = w.lower()
+        if low in _VAGUE:
+            if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
+                rest = words[k + 2:]
+                return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []
+            return []
+        if low in _PREPOSITIONS:
+            return []
+    return []
+
+
 def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     """(sentence index, whether it is about our work, words) of the noun phrases of the
     opening sentences and of those in which the paper speaks of its own work."""
@@ -563,5 +619,5 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
             # "recent advances in X", "the problem of X": the phrase is X
             rest = _LEAD_IN.sub("", " ".join(words)).split()
             if rest and rest[0].lower() not in _LEAD_WORDS and len(rest) >= 2:
-                out.append((index, ours, rest))
+                out.append((index, ours, _past_vague_head(rest) or rest))
     return out

@@ -254,7 +254,7 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
 
 
 # Words that may join two parts of one noun phrase ("learning of sparse codes for images").
-_JOINS = frozenset("of for in on with and via from under over across between without through using".split())
+_JOINS = frozenset("of for in on with and via from under over across between without through using during throughout".split())
 # A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
 _VERB_NEXT = frozenset("we it they which that who to can may will have has had".split())
 MAX_PHRASE_WORDS = 10
