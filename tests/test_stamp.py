@@ -52,6 +52,27 @@ def test_the_stamped_mission_site_is_the_site_mkdocs_renders(mission_site, tmp_p
     _compare(stamped, _reference(mission_site.root, tmp_path / "reference"))
 
 
+def test_a_rebuild_over_the_last_site_is_the_site_mkdocs_renders(mission_site, tmp_path):
+    """The site step writes into the last build's folders (pages written the same are left
+    alone, pages of papers gone are removed): rebuilt after a seed file is taken out and the
+    curation changed, the site must be the fresh plain build of the new docs/."""
+    root = tmp_path / "p"
+    shutil.copytree(mission_site.root, root)  # with the built site/ of all the mission seeds
+    seeds = tmp_path / "seeds"
+    shutil.copytree(REPO / "seeds", seeds)
+    gone = sorted(seeds.glob("004_*.txt"))[0]
+    gone.unlink()
+    before = {p.name for p in (root / "site" / "papers").iterdir()}
+    gen = run_generator("build", "--seeds", str(seeds), "--docs", str(root / "docs"), "--no-cache", cwd=root)
+    assert gen.returncode == 0, gen.stderr
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0, run.stderr
+    after = {p.name for p in (root / "site" / "papers").iterdir()}
+    assert after < before  # the papers of the seed file taken out are gone
+    assert not list(root.glob(".site.removing-*"))  # the last build set aside is removed
+    _compare(_files(root / "site"), _reference(root, tmp_path / "reference"))
+
+
 @pytest.fixture(scope="module")
 def merged_site(tmp_path_factory):
     """Two submissions of one abstract (the later one's id is the paper's smaller one, so the
