@@ -132,11 +132,6 @@ def _yaml(text: str, path: Path) -> dict:
     return data
 
 
-def front_matter(path: Path) -> dict:
-    """The YAML front matter of a generated page (libyaml)."""
-    return _yaml(_head(path), path)
-
-
 def entries(head: str) -> dict[str, str]:
     """A front matter's top-level entries as text, by key: each from its key's line to the
     next line that starts a key (the continuation lines of a block are indented)."""
