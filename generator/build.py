@@ -306,7 +306,8 @@ class _IgnoreTags(yaml.SafeLoader):
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
-def _site_config(config: Path) -> dict:
+def mkdocs_config(config: Path) -> dict:
+    """The MkDocs config as plain data ({} when it cannot be read: MkDocs reports that itself)."""
     try:
         data = yaml.load(config.read_text(encoding="utf-8"), Loader=_IgnoreTags)  # noqa: S506 - a SafeLoader
     except (OSError, yaml.YAMLError):
@@ -316,13 +317,13 @@ def _site_config(config: Path) -> dict:
 
 def site_url(config: Path = Path("mkdocs.yml")) -> str:
     """``site_url`` from the MkDocs config, or "" when there is none."""
-    value = _site_config(config).get("site_url")
+    value = mkdocs_config(config).get("site_url")
     return value if isinstance(value, str) else ""
 
 
 def site_repository(config: Path = Path("mkdocs.yml")) -> Repository:
     """Where the seed files live: ``extra.repository`` and ``extra.branch`` of the MkDocs config."""
-    extra = _site_config(config).get("extra")
+    extra = mkdocs_config(config).get("extra")
     extra = extra if isinstance(extra, dict) else {}
     url, branch = extra.get("repository"), extra.get("branch")
     return Repository(url if isinstance(url, str) else "", branch if isinstance(branch, str) else "main")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 _KEEP = re.compile(r"<(pre|textarea|script|style|code|kbd)\b|<!--", re.I)  # where kept content starts
@@ -87,14 +88,11 @@ def splits_cleanly(html: str, marks: list[tuple[int, int]]) -> bool:
     return True
 
 
-def compact_site(site: Path, skip: set[Path] = frozenset()) -> tuple[int, int, int]:
-    """Compact every ``*.html`` file under ``site`` in place, but those in ``skip`` (pages
-    written compact already): (files, bytes before, bytes after).
-    Each file is written beside itself and renamed over the old one."""
+def compact_site(site: Path, pages: Iterable[Path] | None = None) -> tuple[int, int, int]:
+    """Compact every ``*.html`` file under ``site`` in place, or only ``pages``: (files,
+    bytes before, bytes after). Each file is written beside itself and renamed over the old one."""
     files = before = after = 0
-    for path in sorted(site.rglob("*.html")):
-        if path in skip:
-            continue
+    for path in sorted(site.rglob("*.html") if pages is None else pages):
         old = path.read_text(encoding="utf-8")
         new = compact_html(old)
         files += 1
