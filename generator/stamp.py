@@ -462,9 +462,10 @@ def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
         raise GeneratorError("mkdocs build failed: its messages are above", str(config))
     from_mkdocs = set().union(*(_adopt(site / folder, old) for folder, old in kept.items()))
     laps = [time.perf_counter()]
-    base = data.get("site_url") or ""
-    base = base if not base or base.endswith("/") else base + "/"
-    written = stamp_site(docs, site, base if isinstance(base, str) else "")
+    from .build import site_url  # see _mkdocs_config
+
+    base = site_url(config)
+    written = stamp_site(docs, site, base if not base or base.endswith("/") else base + "/")
     for folder in kept:
         _prune(site / folder, from_mkdocs | set(written))
     place_files(docs, site)
