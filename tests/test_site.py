@@ -206,3 +206,28 @@ def test_the_test_helpers_build_fails_on_a_broken_link(broken_link_site):
     assert run.returncode == 1
     assert "contains a link 'missing.md', but the target is not found" in run.stderr
 
+
+
+# -- icons ---------------------------------------------------------------------------------
+
+
+_ICON_RULE = re.compile(r"\.digest-icon-([\w-]+) \{ --digest-icon: url\('data:image/svg\+xml;charset=utf-8,(<svg.*?</svg>)'\); \}")
+
+
+def test_icons_come_from_the_stylesheet_as_materials_own(mission_site):
+    """No page carries an icon's drawing: each names a class, which digest.css draws with
+    the SVG of Material's icon of the same name, as installed."""
+    import material
+
+    css = (REPO / "docs" / "assets" / "digest.css").read_text(encoding="utf-8")
+    drawn = dict(_ICON_RULE.findall(css))
+    icons = Path(material.__file__).parent / "templates" / ".icons" / "material"
+    used: set[str] = set()
+    for page in mission_site.site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<path" not in html, f"{page.relative_to(mission_site.site)} draws an icon itself"
+        used.update(re.findall(r'<svg class="digest-icon-([\w-]+)"', html))
+    assert {"magnify", "menu", "close", "arrow-up"} <= used  # the header, search and back-to-top icons
+    for name in used:
+        assert name in drawn, f"digest.css does not draw the icon {name}"
+        assert drawn[name] == (icons / f"{name}.svg").read_text(encoding="utf-8").strip(), name

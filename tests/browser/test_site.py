@@ -107,6 +107,25 @@ def test_palette_toggle_switches_dark_mode(page, page_log, site_url):
     assert page_log.problems() == []
 
 
+def test_header_icons_are_drawn(page, page_log, site_url):
+    """The icons digest.css draws (a mask over the text colour) show their shape: each
+    looks neither like the filled square it would be without the mask nor like nothing."""
+    visit(page, site_url)
+    shown = "header .md-logo svg, [data-md-component=palette] label:not([hidden]) svg, .md-search__form label svg:first-child"
+    icons = page.locator(shown).element_handles()
+    assert len(icons) == 3  # the logo, the palette's toggle, the search box's magnifier
+    for icon in icons:
+        name, box = icon.get_attribute("class"), icon.bounding_box()
+        drawn = page.screenshot(clip=box)
+        icon.evaluate("e => { e.style.mask = e.style.webkitMask = 'none' }")
+        square = page.screenshot(clip=box)
+        icon.evaluate("e => { e.style.visibility = 'hidden' }")
+        nothing = page.screenshot(clip=box)
+        assert drawn != square, f"{name} is drawn as a filled square: the mask did not apply"
+        assert drawn != nothing, f"{name} draws nothing"
+    assert page_log.problems() == []
+
+
 # -- phones -------------------------------------------------------------------
 
 
