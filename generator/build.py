@@ -38,7 +38,7 @@ from .related import add_related
 from .render import Repository, render_site
 from .search import search_files
 from .tag import load_taxonomy, tag_texts
-from .title import first_titles, title_papers
+from .title import first_titles, title_all
 from .venues import check_venues
 from .write import write_tree
 
@@ -188,7 +188,12 @@ def derive_all(
         for p in merged
     ]
     first = {text: d.title for text, d in derived.items()}
-    return Digest(title_papers(tagged, mapper=map_chunks, first=first), topics), derived
+    others = {text: d.others for text, d in derived.items() if d.others is not None}
+    titled, others = title_all(tagged, mapper=map_chunks, first=first, others=others)
+    for text, alternatives in others.items():
+        if text in derived:
+            derived[text] = replace(derived[text], others=tuple(alternatives))
+    return Digest(titled, topics), derived
 
 
 @dataclass(frozen=True)
@@ -199,9 +204,10 @@ class Derived:
     tags: tuple[str, ...]
     evidence: tuple
     title: str  # the preferred title, before titles are made unique
+    others: tuple[str, ...] | None = None  # every title, best first, once another paper held the preferred one
 
     def entry(self) -> Entry:
-        return self.tags, self.evidence, self.title
+        return self.tags, self.evidence, self.title, self.others
 
 
 def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
@@ -414,17 +420,22 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     watch.lap("related")
     # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
-    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=len(visible) >= 400)
+    big = len(visible) >= 400
+    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=big)
+    # The search index needs the papers alone, like the pages: it is built in a worker while
+    # the pages render (at 20,000 papers 6 s that had one core to itself).
+    indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
     try:
         files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository())
     except GeneratorError:
         laying.cancel()
+        indexing.cancel()
         raise
-    files.update(render_feeds(digest.visible(), digest.topics, dates, site_url()))
+    files.update(render_feeds(visible, digest.topics, dates, site_url()))
     watch.lap("render")
-    files.update(search_files(digest.visible(), digest.topics))
+    files.update(indexing.result())
     watch.lap("index")
     coordinates, info = laying.result()
     files.update(explore.render_explore(digest, coordinates, info.span))

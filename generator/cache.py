@@ -4,7 +4,9 @@ Titling and tagging need an abstract's text alone, and they are most of the
 generator's time (about 2.6 ms an abstract). A digest grows a seed file at a time,
 so nearly every abstract of a build was in the previous one. Like Pelican's content
 cache, the build keeps what it derived in one JSON file, ``{"fingerprint": ...,
-"derived": {text key: [tags, evidence, title]}}``, and reuses an entry only while
+"derived": {text key: [tags, evidence, title]}}``, with a fourth item, the abstract's
+other titles best first, for those whose title another paper held (making titles
+unique needs them, and they cost a second analysis), and reuses an entry only while
 the fingerprint is the same: a hash of every source and data file of the generator
 and of the taxonomy, so any change to the rules, their word lists or the topics
 throws the whole cache away. The text key is a 128-bit BLAKE2b of the text.
@@ -29,8 +31,8 @@ log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parent
 SUFFIXES = (".py", ".yml", ".yaml", ".json")
 
-# tags, evidence ((topic, (phrase, ...)), ...), title
-Entry = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], str]
+# tags, evidence ((topic, (phrase, ...)), ...), title, the other titles (None: not derived)
+Entry = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], str, tuple[str, ...] | None]
 
 
 def text_key(text: str) -> str:
@@ -48,11 +50,14 @@ def fingerprint(taxonomy: bytes) -> str:
 
 def _entry(value: object) -> Entry | None:
     """A cached value as the build uses it, or None when it does not have the shape written."""
-    if not (isinstance(value, list) and len(value) == 3):
+    if not (isinstance(value, list) and len(value) in (3, 4)):
         return None
-    tags, evidence, title = value
+    tags, evidence, title, *more = value
+    others = more[0] if more else None
     if not (isinstance(title, str) and isinstance(tags, list) and all(isinstance(t, str) for t in tags)
             and isinstance(evidence, list)):
+        return None
+    if others is not None and not (isinstance(others, list) and all(isinstance(t, str) for t in others)):
         return None
     out = []
     for item in evidence:
@@ -60,7 +65,7 @@ def _entry(value: object) -> Entry | None:
                 and all(isinstance(x, str) for x in item[1])):
             return None
         out.append((item[0], tuple(item[1])))
-    return tuple(tags), tuple(out), title
+    return tuple(tags), tuple(out), title, None if others is None else tuple(others)
 
 
 def read_cache(path: Path, expected: str) -> dict[str, Entry]:
@@ -92,8 +97,9 @@ def write_cache(path: Path, stamp: str, entries: Mapping[str, Entry] | Iterable[
     """The output edge: the cache, written to a temporary file beside it and renamed into place.
     A cache that cannot be written costs the next build time, not this one its result."""
     items = entries.items() if isinstance(entries, Mapping) else entries
-    doc = {"fingerprint": stamp, "derived": {k: [list(tags), [[t, list(p)] for t, p in ev], title]
-                                              for k, (tags, ev, title) in sorted(items)}}
+    doc = {"fingerprint": stamp, "derived": {k: [list(tags), [[t, list(p)] for t, p in ev], title,
+                                                 *([] if others is None else [list(others)])]
+                                              for k, (tags, ev, title, others) in sorted(items)}}
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -72,6 +72,35 @@ def test_a_rebuild_takes_each_texts_title_from_the_cache(project, monkeypatch, e
     assert list(titles.values()).count(POISON) == 1
 
 
+_OPENING = "We propose GraphMixer, a model for link prediction in temporal graphs."
+_CLASHING = (
+    f"{_OPENING} It encodes each edge with a fixed time encoding and mixes neighbours with MLPs alone. "
+    "On seven benchmarks it is more accurate than attention-based models and trains three times faster.",
+    f"{_OPENING} Its neighbour sampler keeps the most recent interactions and its readout is a mean. "
+    "Ablations show that the time encoding matters more than the mixer on sparse interaction graphs.",
+)
+
+
+def test_a_rebuild_takes_a_clashing_texts_other_titles_from_the_cache(tmp_path, monkeypatch):
+    """Two abstracts whose preferred titles are the same: the second takes one of its other
+    titles, which the cache keeps (they cost a second analysis) and a rebuild reuses."""
+    monkeypatch.chdir(tmp_path)
+    Path("seeds").mkdir()
+    Path("seeds/clash.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(_CLASHING) + "\n", encoding="utf-8")
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    doc = json.loads(cache.read_text(encoding="utf-8"))
+    keys = {text_key(t): t for t in _CLASHING}
+    ranked = [k for k, v in doc["derived"].items() if len(v) == 4]
+    assert len(ranked) == 1 and ranked[0] in keys, "the clashing text's titles are not in the cache"
+    second = keys[ranked[0]]
+    assert _titles(Path("docs"))[second] in doc["derived"][ranked[0]][3]
+    doc["derived"][ranked[0]][3] = [doc["derived"][ranked[0]][2], POISON]
+    cache.write_text(json.dumps(doc), encoding="utf-8")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    assert _titles(Path("docs"))[second] == POISON
+
+
 def test_a_cache_from_another_generator_or_taxonomy_is_not_used(project, caplog):
     cache = Path(".cache/derived.json")
     build([Path("seeds")], Path("docs"), cache=cache)

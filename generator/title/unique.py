@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..model import Paper
 from ..parallel import serial
@@ -14,6 +14,13 @@ def _all_titles(texts: Sequence[str]) -> list[list[str]]:
 
 
 def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict[str, str] | None = None) -> list[Paper]:
+    """Set ``title`` on every paper without a curated one; titles are unique within the digest
+    (:func:`title_all`)."""
+    return title_all(papers, mapper, first)[0]
+
+
+def title_all(papers: Iterable[Paper], mapper: Callable = serial, first: Mapping[str, str] | None = None,
+              others: Mapping[str, Sequence[str]] | None = None) -> tuple[list[Paper], dict[str, list[str]]]:
     """Set ``title`` on every paper without a curated one; titles are unique within the digest.
 
     Papers are handled in id order, so the same seeds always give the same titles. A title
@@ -21,7 +28,9 @@ def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict
     and only as a last resort a number. Each abstract's titles depend on it alone, so
     ``mapper(fn, texts)`` may compute them in chunks on several cores
     (:func:`generator.parallel.map_chunks`); only the clash resolution is sequential.
-    ``first`` may hold :func:`first_titles` already computed, by abstract text.
+    ``first`` may hold :func:`first_titles` already computed, by abstract text, and
+    ``others`` each abstract's titles best first (:func:`ranked`). Returns the papers, and
+    the ranked titles of every abstract whose preferred title was taken (for the cache).
     """
     ordered = sorted(papers, key=lambda p: p.id)
     taken = {p.title.lower() for p in ordered if "title" in p.curated and p.title}
@@ -37,7 +46,9 @@ def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict
         if key in seen and p.text not in clashing:
             clashing.append(p.text)
         seen.add(key)
-    alternatives = dict(zip(clashing, mapper(_all_titles, clashing)))
+    alternatives = {t: list(others[t]) for t in clashing if others and t in others}
+    todo_ranked = [t for t in clashing if t not in alternatives]
+    alternatives.update(zip(todo_ranked, mapper(_all_titles, todo_ranked)))
     out: list[Paper] = []
     for paper in ordered:
         if "title" in paper.curated:
@@ -59,4 +70,4 @@ def title_papers(papers: Iterable[Paper], mapper: Callable = serial, first: dict
             n += 1
         taken.add(title.lower())
         out.append(dataclasses.replace(paper, title=title))
-    return out
+    return out, alternatives
