@@ -667,3 +667,18 @@ def test_an_opening_subject_on_a_vague_head_is_read_past_it() -> None:
     # about the models, as a phrase on a vague head names what follows it
     found = candidates(abstract("title_vague_head_topic.txt"))
     assert next(c.composed() for c in found if c.kind == "topic") == "Retrieval-Augmented Language Models"
+
+
+def test_a_tail_that_only_repeats_the_name_is_not_chosen() -> None:
+    # "\textsc{Acoustic Token Router}: a module to ..." and "we study acoustic tokens": the
+    # subject is the name's own words, "Acoustic Token Router: Acoustic Tokens" says nothing more
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    title = derive_title(abstract("title_tail_repeats_the_name.txt"))
+    name, _, tail = title.partition(": ")
+    assert name == "Acoustic Token Router", title
+    folded = {w.lower().rstrip("s") for w in name.split()}
+    assert any(w.lower().rstrip("s") not in folded for w in tail.split()), title
+    assert not _whole(Candidate("Multimodal Interaction Gate: Multimodal Interactions", "named_other", 1))
+    assert _whole(Candidate("Multimodal Interaction Gate: Mechanism for Converting Unique Interactions", "named", 0))

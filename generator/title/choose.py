@@ -229,12 +229,27 @@ def _whole(c: Candidate) -> bool:
     # "WAGE: Method Termed as WAGE for ...": the tail names the method again instead of saying what it is
     if not _NAMING_WORDS.isdisjoint(low) or (name and name in low):
         return False
+    if name and _repeats_name(name, words):
+        return False  # "Multimodal Interaction Gate: Multimodal Interactions" says nothing the name does not
     if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
         return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
     return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+
+
+def _folded_words(words) -> set[str]:
+    """Content words, lower case, without a plural s: "Interactions" is "interaction"."""
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in (x.lower() for x in words) if w not in _STOP and w[:1].isalnum()}
+
+
+def _repeats_name(name: str, tail: Sequence[str]) -> bool:
+    """Are all the tail's content words words of a name of several words? Such a tail only
+    says the name again, not what it is."""
+    named = _folded_words(name.split())
+    said = _folded_words(tail)
+    return len(name.split()) > 1 and bool(said) and said <= named
 
 
 def _is_named(c: Candidate) -> bool:
