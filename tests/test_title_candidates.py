@@ -682,3 +682,25 @@ def test_a_tail_that_only_repeats_the_name_is_not_chosen() -> None:
     assert any(w.lower().rstrip("s") not in folded for w in tail.split()), title
     assert not _whole(Candidate("Multimodal Interaction Gate: Multimodal Interactions", "named_other", 1))
     assert _whole(Candidate("Multimodal Interaction Gate: Mechanism for Converting Unique Interactions", "named", 0))
+
+
+def test_a_kind_of_thing_named_by_the_authors_is_what_the_title_says_it_is() -> None:
+    # "We propose a gradient-free two-stage inversion attack named VOXTRACE that ...": the
+    # authors say what VOXTRACE is where they name it; a phrase of a results sentence
+    # ("Speaker Voiceprints from Ten Adapters") is no title for it
+    title = derive_title(abstract("title_a_kind_named_name.txt"))
+    assert title.startswith("VOXTRACE: Gradient-Free Two-Stage Inversion Attack"), title
+
+
+def test_a_thing_named_as_earlier_work_is_not_what_the_paper_offers() -> None:
+    # "a recently-developed differentiable logic called TensorLox": the name is of what the
+    # paper builds on; what it is does not lead the title
+    from generator.title.candidates import _analyse
+
+    text = ("Logical rules help knowledge base completion. We study learning such rules with a "
+            "recently-developed differentiable logic called TensorLox. We propose to learn rule "
+            "structure and weights jointly, end to end, in one differentiable model.")
+    found = _analyse(text)[0]
+    assert found is not None and found.name == "TensorLox" and not found.stated
+    stated = _analyse(text.replace("recently-developed", "new"))[0]
+    assert stated is not None and stated.stated

@@ -78,6 +78,9 @@ from .compose import (
 # Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
 _LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "current", "traditional"})
 _WORD = re.compile(r"[a-z0-9]+")
+# "a recently-developed differentiable logic called TensorLog", "the popular optimizer called
+# Adam": the name is of a thing the paper builds on, and what it is is not what the paper offers
+_EARLIER = ("recent", "existing", "popular", "well-known", "standard", "classic", "prior", "previous", "traditional")
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
@@ -202,7 +205,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
                         j -= 1
                     pre = _drop_fillers(before[j:])
-                    desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
+                    after = _appositive(tokens, stop)
+                    desc = after or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
                     long: list[str] = []
                     if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")" \
                             and (stop - start > 1 or not _is_nameish(name)):
@@ -223,8 +227,14 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     coined = _is_nameish(name.split()[0]) or _rare_capitalised(name)  # "called Autostacker"
                     score = 5 if named and coined and " " not in name else \
                         4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
+                    # "a two-stage reverse-engineering attack named KSTER": what it is, said where it is named
+                    # (right before the naming verb, after an article: not "for these two tasks, called X")
+                    stated = score == 5 and not long and not after and len(desc) >= 2 and not _is_generic(desc) \
+                        and len(before) == start - 1 and j > 0 and before[j - 1].lower() in _ARTICLES \
+                        and _ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
+                        and can_end(desc[-1]) and not any(w.lower().startswith(_EARLIER) for w in desc)
                     if best is None or score > best.score:
-                        best = _Contribution(name, long, desc, score)
+                        best = _Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
             own = _own_name(sentence)
@@ -473,6 +483,7 @@ class Candidate(NamedTuple):
     ours: bool = True  # read from a sentence in which the paper speaks of its own work
     words: tuple[str, ...] = ()
     name: str = ""
+    stated: bool = False  # the name with what the authors say it is where they name it
 
     @property
     def text(self) -> str:
@@ -488,14 +499,15 @@ class Candidate(NamedTuple):
 MAX_COMBINED = 11
 
 
-def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "") -> Candidate:
+def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "",
+          stated: bool = False) -> Candidate:
     """A phrase candidate, composed only if chosen; unless it is too long for a title, when
     it is composed now, cut where a phrase can end: it is scored on the words a reader would
     see ("I2As: Architecture", not "... Architecture for Deep Reinforcement Learning Combining
     Model-Free and Model-Based Aspects", which the cut leaves of it)."""
     if sum(map(len, words)) + len(words) + len(name) + 2 > MAX_LENGTH:
-        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name)
-    return Candidate("", kind, rank, sentence, ours, words, name)
+        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name, stated)
+    return Candidate("", kind, rank, sentence, ours, words, name, stated)
 
 
 def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
@@ -507,11 +519,13 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for rank, (title, kind) in enumerate(_ruled(found, subject, sentences, unnamed, text)):
         if title and title.lower() not in seen:
             seen.add(title.lower())
-            out.append(Candidate(title, kind, rank))
+            stated = rank == 0 and kind == NAMED and found is not None and found.stated
+            out.append(Candidate(title, kind, rank, stated=stated))
     if stop is not None and out and stop(out[0]):
         return out[:1]
     rank = len(out)
     name = found.name if found else ""
+    stated = _trim(found.desc) if found and found.stated and not any(w.lower() in _PREPOSITIONS for w in found.desc) else []
     phrases = _phrases(sentences)
     terms = [(TERM, *p) for p in _term_phrases(sentences, {i for i, _, _ in phrases})]
     for kind, index, ours, words in [(PHRASE, *p) for p in phrases] + terms:
@@ -524,6 +538,10 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
         if name and (ours or index == 0) and name.lower() not in key:
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
+        if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
+                and not _is_generic(words):
+            # what the authors say the method is, for what the phrase names
+            out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *words), name, True))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \

@@ -265,6 +265,9 @@ def _named_first(found: list[Candidate]) -> list[Candidate]:
     if found and _stated(found[0]):
         return found[:1]
     named = [c for c in found if _is_named(c)] or found
+    # "a two-stage reverse-engineering attack named KSTER": the title says what the authors
+    # say it is, alone or with what it is for
+    named = [c for c in named if c.stated and _whole(c) and not _says_little(c)] or named
     whole = [c for c in named if _whole(c)] or named
     return [c for c in whole if not _says_little(c)] or whole
 
