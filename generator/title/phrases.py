@@ -359,12 +359,49 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
                     and not _noun_follows(tokens, i)) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
+            if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
+                run.clear()  # "the amount of generalizable information language models learn": no phrase
             close()
             skip_next = low in _VERB_NEXT
         else:
             run.append(tok)
     close()
     return out
+
+
+# Verbs that agree with a plural subject ("models learn"): not an auxiliary, a past form or an adverb.
+_PLURAL_VERBS = frozenset(
+    w for w in _BACKGROUND_VERBS
+    if w.isalpha() and not w.endswith(("s", "ed", "ly"))
+    and w not in {"is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
+                  "would", "should", "must", "does", "do", "did", "still", "also", "often"}
+)
+
+
+def _is_plural(word: str) -> bool:
+    low = word.lower()
+    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ous"))
+
+
+def _ends_on_a_clause_subject(run: list[str]) -> bool:
+    """Does a run that a plural verb ends hold that verb's subject at its end, a relative clause
+    without "that": "the amount of generalizable information language models | learn during
+    training". Its head before the first joining word is singular and cannot be the subject of
+    "learn"; the plural after the join is, and where that subject starts no word class tells."""
+    words = [w for w in run if w.lower() not in _ARTICLES and w.lower() not in _FILLER]
+    k = next((j for j, w in enumerate(words) if w.lower() in _JOINS and w.lower() not in ("and", "or")), 0)
+    return 0 < k < len(words) - 1 and not _is_plural(words[k - 1]) and _is_plural(words[-1])
+
+
+def _relative_open(tokens: list[str], i: int) -> bool:
+    """Is a relative clause open before ``tokens[i]``, whose verb a plural subject before it
+    agrees with: "Variational methods that rely on a recognition network to approximate the
+    posterior of directed graphical models | offer ..." (not "We find that the amount of ...",
+    where "that" opens what is found)."""
+    for j in range(i - 1, -1, -1):
+        if tokens[j].lower() in ("that", "which", "who"):
+            return j + 1 < i and tokens[j + 1].lower() not in _ARTICLES and tokens[j + 1].lower() not in _ANAPHORA
+    return False
 
 
 _TIME_NOUNS = frozenset("years decades decade times days".split())
