@@ -704,3 +704,34 @@ def test_a_thing_named_as_earlier_work_is_not_what_the_paper_offers() -> None:
     assert found is not None and found.name == "TensorLox" and not found.stated
     stated = _analyse(text.replace("recently-developed", "new"))[0]
     assert stated is not None and stated.stated
+
+
+def test_a_relative_clause_without_that_ends_no_phrase() -> None:
+    # "the amount of rare entity knowledge language models learn during pretraining": "language
+    # models" is the subject of "learn", not a part of what the amount is of
+    found = [c.composed() for c in candidates(abstract("title_relative_clause_without_that.txt"))]
+    assert not any("Knowledge Language Models" in t for t in found), found
+    # a plural verb after a relative clause agrees with the subject before it: the phrase stays
+    kept = noun_phrases(tokens("Variational methods that rely on a recognition network to approximate the "
+                               "posterior of directed graphical models offer better inference"))
+    assert ["posterior", "of", "directed", "graphical", "models"] in kept
+
+
+def test_an_acronym_defined_with_what_it_is_has_that_for_its_tail() -> None:
+    # "fact retention rate (FRR), a probing-based measure of stored knowledge in model weights",
+    # named in another sentence than "we propose": the appositive says what FRR is; and its "of"
+    # goes with "measure", so no title joins it to the long form ("Fact Retention Rate of Stored ...")
+    text = abstract("title_relative_clause_without_that.txt")
+    assert derive_title(text).startswith("FRR: Probing-Based Measure of Stored Knowledge"), derive_title(text)
+    assert not any("Rate of Stored" in c.composed() for c in candidates(text))
+
+
+def test_what_an_acronym_is_a_kind_of_is_not_its_tail() -> None:
+    # "quasi-multitask tuning (Q-MTT), a variant of multitask tuning that ...": the appositive names
+    # another thing; the long form says what Q-MTT is
+    text = ("Multitask tuning shares one encoder among related tasks. We introduce quasi-multitask "
+            "tuning (Q-MTT), a variant of multitask tuning that trains task heads on one task only. "
+            "Q-MTT matches full multitask tuning on four benchmarks. Q-MTT halves the tuning cost.")
+    ruled = [c.composed() for c in candidates(text) if not c.words]  # not a phrase of a sentence
+    assert not any(t.startswith("Q-MTT: Variant") for t in ruled), ruled
+    assert derive_title(text).startswith("Q-MTT: Quasi-Multitask Tuning"), derive_title(text)

@@ -81,6 +81,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 # "a recently-developed differentiable logic called TensorLog", "the popular optimizer called
 # Adam": the name is of a thing the paper builds on, and what it is is not what the paper offers
 _EARLIER = ("recent", "existing", "popular", "well-known", "standard", "classic", "prior", "previous", "traditional")
+# Heads of a description that say what the thing is a kind of ("a variant of X", "a family of X"):
+# the rest names another thing, not this one.
+_KIND_OF = frozenset("variant variants family type kind form class version generalization generalisation "
+                     "extension combination adoption instance member modification".split())
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
@@ -298,9 +302,10 @@ def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
         if f"({found.name})" not in sentence.replace(" ", ""):
             continue
         tokens = tokenize(sentence)
-        for start, end, acronym in _definitions(tokens).values():
+        for paren, (start, end, acronym) in _definitions(tokens).items():
             if acronym == found.name:
-                return dataclasses.replace(found, long=tokens[start:end])
+                # "excess description length (EDL), an information-theoretic measure of ...": what it is
+                return dataclasses.replace(found, long=tokens[start:end], desc=found.desc or _appositive(tokens, paren))
     return found
 
 
@@ -403,11 +408,16 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         if found.long:
             body = list(found.long)
             prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
-            if prep is not None and len(body) <= 5:
+            of = prep is not None and prep >= 1 and desc[prep].lower() == "of"
+            if of:
+                pass  # "excess description length (EDL), an information-theoretic measure of X": "of X" goes with "measure"
+            elif prep is not None and len(body) <= 5:
                 body += desc[prep:]
             elif topic() and not _overlaps(body, topic()):
                 body += ["for"] + topic()
             out.append((_compose(found.name, body), NAMED))
+            if of and desc[prep - 1].lower() not in _KIND_OF:
+                out.append((_compose(found.name, desc), NAMED))  # "EDL: Information-Theoretic Measure of X"
         elif desc and not _is_generic(desc):
             if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
                 # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
