@@ -735,3 +735,14 @@ def test_what_an_acronym_is_a_kind_of_is_not_its_tail() -> None:
     ruled = [c.composed() for c in candidates(text) if not c.words]  # not a phrase of a sentence
     assert not any(t.startswith("Q-MTT: Variant") for t in ruled), ruled
     assert derive_title(text).startswith("Q-MTT: Quasi-Multitask Tuning"), derive_title(text)
+
+
+def test_a_study_of_how_two_things_relate_is_the_title() -> None:
+    # "we study the trade-off between privacy and accuracy in federated speech recognition": the
+    # paper says what it is about; a phrase of its findings ("Private Adaptation") is a detail
+    title = derive_title(abstract("title_study_the_interplay_between.txt"))
+    assert title == "Trade-Off between Privacy and Accuracy in Federated Speech Recognition", title
+    # not a relation between kinds of thing, nor the literature
+    from generator.title.candidates import _relation_between
+    assert not _relation_between("connections between discrete and continuous approaches".split())
+    assert not _relation_between("relationship between recent works and continuation methods".split())

@@ -23,6 +23,7 @@ from .words import (
     _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
     _FRAME,
+    _GENERIC,
     _LEAD_IN,
     _LOOSE_PREPOSITIONS,
     _NAMEISH,
@@ -529,7 +530,8 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for rank, (title, kind) in enumerate(_ruled(found, subject, sentences, unnamed, text)):
         if title and title.lower() not in seen:
             seen.add(title.lower())
-            stated = rank == 0 and kind == NAMED and found is not None and found.stated
+            stated = rank == 0 and ((kind == NAMED and found is not None and found.stated)
+                                    or (kind == SUBJECT and _relation_between(subject)))
             out.append(Candidate(title, kind, rank, stated=stated))
     if stop is not None and out and stop(out[0]):
         return out[:1]
@@ -612,6 +614,23 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
                     and not terms.isdisjoint(_WORD.findall(" ".join(rest).lower())):
                 out.append((index, True, rest))
     return out
+
+
+# Nouns of a relation between two things: "we study the interplay between perception and reasoning".
+_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
+                       "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
+
+
+def _relation_between(subject: list[str]) -> bool:
+    """Does the paper say it studies how two things relate ("the interplay between perception and
+    reasoning in VLM post-training")? Such a subject names both and is the paper's own statement of
+    what it is about."""
+    low = [w.lower() for w in subject]
+    # both things named, not kinds of thing ("between discrete and continuous approaches") nor
+    # the literature ("between recent works on ..."), and no word on how it was studied
+    return len(low) >= 4 and low[0] in _RELATIONS and low[1] == "between" and "and" in low[3:] \
+        and not any(w in _GENERIC or w in _LEAD_WORDS or w in _W["evaluation_nouns"] for w in low[2:]) \
+        and not any(w in ("through", "via", "using", "detail") for w in low)
 
 
 def _past_vague_head(words: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, about_our_work, candidates, title_sentences
+from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, SUBJECT, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
 from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
@@ -214,7 +214,7 @@ STATED = ("question",)
 
 def _stated(c: Candidate) -> bool:
     """Is this the rules' first candidate, stated by the authors, whole and saying something?"""
-    return c.rank == 0 and c.kind in STATED and not _says_little(c) and _whole(c)
+    return c.rank == 0 and (c.kind in STATED or (c.stated and c.kind == SUBJECT)) and not _says_little(c) and _whole(c)
 
 
 def _whole(c: Candidate) -> bool:
