@@ -746,3 +746,14 @@ def test_a_study_of_how_two_things_relate_is_the_title() -> None:
     from generator.title.candidates import _relation_between
     assert not _relation_between("connections between discrete and continuous approaches".split())
     assert not _relation_between("relationship between recent works and continuation methods".split())
+
+
+def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
+    # "we construct a relabelled version of the CelebA dataset": a data set the paper builds on,
+    # whichever pattern finds it; so are functions ("ReLU"), libraries and classical methods
+    from generator.title.candidates import _well_known
+
+    title = derive_title(abstract("title_known_dataset_is_no_name.txt"))
+    assert not title.startswith("CelebA"), title
+    assert all(_well_known(n) for n in ("CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe", "MuJoCo"))
+    assert not any(_well_known(n) for n in ("Net-Trim", "Short-Dot", "KSTER", "ColMix"))

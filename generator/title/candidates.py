@@ -261,18 +261,19 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     subject = []
                 # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
                 weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+    best = _not_well_known(best)
     if best is None or best.score < 3:
-        best = _name_by_kind(sentences, text) or best
+        best = _not_well_known(_name_by_kind(sentences, text)) or best
     if best is None:
-        best = _defined_name(sentences, [about_our_work(s) for s in sentences])
+        best = _not_well_known(_defined_name(sentences, [about_our_work(s) for s in sentences]))
     if best is None and bold:
         for b in bold:
-            if _is_nameish(b.split()[0]) or len(b.split()) > 1:
+            if (_is_nameish(b.split()[0]) or len(b.split()) > 1) and not _well_known(b):
                 best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
                 break
     if best is None:
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
-        if name:
+        if name and not _well_known(name):
             best = _Contribution(name, [], [], 1)
     if best:
         best = _spelled_out(best, sentences)
@@ -290,6 +291,19 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _well_known(name: str) -> bool:
+    """A data set, a function, a library or a classical method that papers use, not a paper's own
+    name: "CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe" (``known_names``, ``common_acronyms``),
+    wherever the name was found. (Not every Title-Case compound: "Net-Trim", "Short-Dot" are coined.)"""
+    low = name.lower()
+    return low in _KNOWN_NAMES or low in _COMMON_ACRONYMS or low.rstrip("s") in _COMMON_ACRONYMS \
+        or low.rstrip("s") in _KNOWN_NAMES
+
+
+def _not_well_known(found: _Contribution | None) -> _Contribution | None:
+    return None if found is None or _well_known(found.name) else found
 
 
 def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
