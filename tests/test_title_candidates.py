@@ -757,3 +757,14 @@ def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
     assert not title.startswith("CelebA"), title
     assert all(_well_known(n) for n in ("CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe", "MuJoCo"))
     assert not any(_well_known(n) for n in ("Net-Trim", "Short-Dot", "KSTER", "ColMix"))
+
+
+def test_a_phrase_does_not_end_on_a_gerund_whose_object_it_left_behind() -> None:
+    # "a learned spectral regularization technique for solving such problems": "for Solving"
+    # without what is solved is no end of a phrase; "a model for clustering." keeps its gerund
+    found = [c.composed() for c in candidates(abstract("title_gerund_without_its_object.txt"))]
+    assert any(t.startswith(("Learned Spectral Regularization Technique", "Spectral Regularization Technique"))
+               for t in found), found
+    assert not any(t.endswith(" Solving") for t in found), found
+    assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering"))
+    assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering , then"))

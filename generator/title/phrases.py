@@ -34,6 +34,21 @@ from .words import (
 )
 
 
+# Words that open the object of a verb: "for solving | such problems", "by utilizing | the noise".
+_OBJECT_START = frozenset("a an the this these those such its their our his her each every all both any some".split())
+
+
+def _without_cut_object(words: list[str], nxt: str) -> list[str]:
+    """The phrase without a closing preposition and gerund whose object the phrase left behind:
+    "regularization technique for solving | such problems" is a "Regularization Technique", not
+    one "for Solving". A gerund the sentence ends or a preposition follows is a noun and stays
+    ("a model for clustering.", "for planning in ...")."""
+    if len(words) >= 3 and nxt.lower() in _OBJECT_START and words[-1].lower().endswith("ing") \
+            and words[-1].islower() and words[-2].lower() in _PREPOSITIONS | {"and"}:
+        return words[:-2]
+    return words
+
+
 def _skip_parenthetical(tokens: list[str], i: int) -> int:
     """Index after the bracketed group that starts at ``tokens[i]``."""
     depth = 0
@@ -90,6 +105,8 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         out.append(tok)
         i += 1
+    if not wh and i < len(tokens):
+        out = _without_cut_object(out, tokens[i])
     if len(out) >= limit and not wh and i < len(tokens) and tokens[i] not in ",;:)]" \
             and tokens[i].lower() not in _CLAUSE and tokens[i].lower() not in _BACKGROUND_VERBS:
         # the limit fell inside the phrase ("... in Document Visual Question | Answering"): end it
@@ -323,10 +340,10 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
     run: list[str] = []
     i, skip_next = 0, False
 
-    def close() -> None:
+    def close(nxt: str = "") -> None:
         if not run:
             return
-        words = list(run)
+        words = _without_cut_object(list(run), nxt)
         while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
                          or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
                          or words[0].lower() in _SUBORDINATORS):
@@ -361,7 +378,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase
-            close()
+            close(tok)
             skip_next = low in _VERB_NEXT
         else:
             run.append(tok)
