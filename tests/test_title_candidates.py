@@ -768,3 +768,18 @@ def test_a_phrase_does_not_end_on_a_gerund_whose_object_it_left_behind() -> None
     assert not any(t.endswith(" Solving") for t in found), found
     assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering"))
     assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering , then"))
+
+
+@pytest.mark.parametrize("word, ends", [
+    ("graph-structured", False), ("vector-valued", False), ("learning-based", False), ("Statistic-Free", False),
+    ("non-convex", False), ("self-attention", True), ("high-speed", True), ("Q-learning", True),
+])
+def test_a_hyphenated_modifier_cannot_end_a_title(word: str, ends: bool) -> None:
+    assert can_end(word) is ends
+
+
+def test_a_title_does_not_end_on_a_modifier_whose_noun_was_the_name() -> None:
+    # "the model of graph-structured RoadNets": without the name the tail is "Model of
+    # Graph-Structured", a modifier with no noun
+    title = derive_title(abstract("title_hyphenated_modifier_cut_from_its_noun.txt"))
+    assert title.startswith("RoadNets: ") and not title.endswith("Structured"), title

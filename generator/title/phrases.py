@@ -23,6 +23,7 @@ from .words import (
     _GENERIC,
     _LIGHT_FILLERS,
     _LIGHT_VERBS,
+    _MODIFIER_SUFFIXES,
     _PLURAL,
     _PREPOSITIONS,
     _SIZE_WORDS,
@@ -325,6 +326,9 @@ def can_end(word: str) -> bool:
         return False
     if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
+    if "-" in low and (low.rsplit("-", 1)[1] in _MODIFIER_SUFFIXES
+                       or (low.endswith("ed") and not low.endswith("eed") and len(low.rsplit("-", 1)[1]) > 3)):
+        return False  # "superposition-structured", "vector-valued", "learning-based": a modifier, its noun cut off
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
         return low not in _FILLER  # a capitalised word is a name, whatever its ending
     if low.endswith(_NOUN_ENDS):
