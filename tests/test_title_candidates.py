@@ -783,3 +783,14 @@ def test_a_title_does_not_end_on_a_modifier_whose_noun_was_the_name() -> None:
     # Graph-Structured", a modifier with no noun
     title = derive_title(abstract("title_hyphenated_modifier_cut_from_its_noun.txt"))
     assert title.startswith("RoadNets: ") and not title.endswith("Structured"), title
+
+
+def test_what_a_named_kind_of_thing_is_for_takes_the_verb_of_its_object() -> None:
+    # "an attacker can recover private system prompts": what the attack is for is recovering
+    # them, not the prompts themselves ("... Attack for Private System Prompts")
+    text = ("Chat assistants keep hidden system prompts. We show that an attacker can recover private system "
+            "prompts from the replies alone. We propose a black-box two-stage probing attack named LEAKPROBE "
+            "that queries the assistant with crafted questions. LEAKPROBE recovers most prompts of six assistants.")
+    titles = [c.composed() for c in candidates(text)]
+    assert "LEAKPROBE: Black-Box Two-Stage Probing Attack for Recovering Private System Prompts" in titles, titles
+    assert not any(t.endswith("Attack for Private System Prompts") for t in titles), titles

@@ -566,8 +566,12 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
         if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
                 and not _is_generic(words):
-            # what the authors say the method is, for what the phrase names
-            out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *words), name, True))
+            # what the authors say the method is, for what the phrase names (for doing what the
+            # sentence does to it: "... to recover the edited data": "for Recovering Edited Data")
+            verb = _verb_of_object(tokenize(sentences[index]), words)
+            purpose = (_gerund(verb), *words) if verb else tuple(words)
+            if len(stated) + len(purpose) < MAX_COMBINED:
+                out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *purpose), name, True))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
@@ -592,6 +596,26 @@ _LITERATURE = re.compile(
     r"(?:\s+\w+){0,6}?\s+(?:has|have|had|was|were)?\s*(?:shown|show|showed|demonstrated|demonstrate|suggest|suggested|found|revealed|reveal|proposed|established)\b",
     re.I,
 )
+
+
+_MODALS = frozenset("to can could may might will would must".split())
+
+
+def _verb_of_object(tokens: list[str], words: list[str]) -> str:
+    """The verb whose object the phrase is, where an infinitive or a modal shows it to be a verb:
+    "enabling attackers to recover the edited data", "our attacks can recover edited data" ->
+    "recover"; "" when the phrase is not such an object."""
+    n = len(words)
+    for i in range(len(tokens) - n + 1):
+        if tokens[i:i + n] != words:
+            continue
+        j = i - 1
+        while j >= 0 and tokens[j].lower() in _ARTICLES:
+            j -= 1
+        if j >= 1 and tokens[j - 1].lower() in _MODALS and tokens[j].isalpha() and tokens[j].islower() \
+                and tokens[j] not in _STOP and not tokens[j].endswith(("ly", "ed", "ing", "s")) and tokens[j] not in _VAGUE:
+            return tokens[j]
+    return ""
 
 
 def _about_the_literature(sentence: str) -> bool:
