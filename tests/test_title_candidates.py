@@ -794,3 +794,16 @@ def test_what_a_named_kind_of_thing_is_for_takes_the_verb_of_its_object() -> Non
     titles = [c.composed() for c in candidates(text)]
     assert "LEAKPROBE: Black-Box Two-Stage Probing Attack for Recovering Private System Prompts" in titles, titles
     assert not any(t.endswith("Attack for Private System Prompts") for t in titles), titles
+
+
+def test_the_subject_of_a_question_with_does_is_not_read_with_its_verb() -> None:
+    # "When does fine-tuning unlock skills ...": after "does" come the subject and its verb in the
+    # plain form, which no word class tells from a noun ("Fine-Tuning Unlock Skills")
+    found = [c.composed() for c in candidates(abstract("title_question_with_do_support.txt"))]
+    assert not any("Unlock" in t for t in found), found
+    # where a known verb ends the subject, the subject stays
+    assert ["deep", "neural", "networks"] in noun_phrases(tokens("How do deep neural networks learn such features?"))
+
+
+def test_due_does_not_end_a_phrase() -> None:
+    assert not can_end("due")  # "the success of deep visualization due | to the training"

@@ -361,6 +361,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         run.clear()
 
     n = len(tokens)
+    inverted = False
     while i < n:
         tok = tokens[i]
         if tok == "(" or tok == "[":
@@ -382,10 +383,19 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase
+            if inverted and low not in _BACKGROUND_VERBS and low not in _VERB_FORMS:
+                # "when does learning elicit existing knowledge,": subject, verb and object in one run
+                # (not "how do neural networks | learn": the verb ended the subject)
+                run.clear()
             close(tok)
             skip_next = low in _VERB_NEXT
         else:
+            if not run:
+                # a question's subject after "does": its verb, in the plain form, follows in the run
+                inverted = i >= 2 and tokens[i - 2].lower() in ("does", "do", "did")
             run.append(tok)
+    if inverted:
+        run.clear()
     close()
     return out
 
