@@ -807,3 +807,10 @@ def test_the_subject_of_a_question_with_does_is_not_read_with_its_verb() -> None
 
 def test_due_does_not_end_a_phrase() -> None:
     assert not can_end("due")  # "the success of deep visualization due | to the training"
+
+
+def test_a_noun_phrase_of_a_question_is_no_question() -> None:
+    # "Are spurious local minima a real obstacle for training deep ranking models?": the phrase
+    # "real obstacle for training deep ranking models" does not ask anything
+    found = candidates(abstract("title_phrase_of_a_question.txt"))
+    assert not any("?" in c.composed() for c in found if c.kind != "question"), [c.composed() for c in found]

@@ -355,7 +355,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         words = _without_time(words)
         while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
             words = words[2:]  # "deployed on embedded devices": a participle and its preposition
-        words = _end_at_phrase(words)
+        # a noun phrase of a question is no question ("Spatial Invariances? for ...")
+        words = [w.rstrip("?") for w in _end_at_phrase(words) if w.rstrip("?")]
         if sum(w.lower() not in _JOINS for w in words) >= 2:
             out.append(words)
         run.clear()
