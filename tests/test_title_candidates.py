@@ -814,3 +814,10 @@ def test_a_noun_phrase_of_a_question_is_no_question() -> None:
     # "real obstacle for training deep ranking models" does not ask anything
     found = candidates(abstract("title_phrase_of_a_question.txt"))
     assert not any("?" in c.composed() for c in found if c.kind != "question"), [c.composed() for c in found]
+
+
+def test_a_phrase_does_not_end_on_a_possessive() -> None:
+    # "classic and modern children's stories with ...": "Classic and Modern Children's" lost its noun
+    found = [c.composed() for c in candidates(abstract("title_possessive_cut_from_its_noun.txt"))]
+    assert not any(t.endswith("Children's") or "Children's for" in t for t in found), found
+    assert can_end("SDP's") and not can_end("Network's")  # a plural acronym written with 's is a noun

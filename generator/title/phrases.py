@@ -324,6 +324,8 @@ def can_end(word: str) -> bool:
         return False
     if low.endswith("ly") and len(low) > 4:
         return False
+    if low.endswith(("'s", "’s")) and not word[:-2].isupper():
+        return False  # "Deep Neural Network's", "Children's": a possessive, its noun cut off ("SDP's" is a plural)
     if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
     if "-" in low and (low.rsplit("-", 1)[1] in _MODIFIER_SUFFIXES
