@@ -326,3 +326,12 @@ def test_proposing_a_claim_is_not_proposing_a_thing():
     text = ("Self-models let robots plan. Here, we propose that instead of directly modeling forward kinematics, "
             "a more useful self-model answers space occupancy queries. Robots learn such a model from data.")
     assert not derive_title(text).lower().startswith(("that", "instead"))
+
+
+def test_a_plural_acronym_keeps_its_capitals() -> None:
+    # "small LMs": two capitals and a plural s are an acronym, not a word capitalised twice by
+    # mistake ("LEak@k" is written "Leak@k")
+    title = derive_title(abstract("title_plural_acronym_case.txt"))
+    assert "LMs" in title.split() and "Lms" not in title, title
+    from generator.title.compose import _title_case
+    assert _title_case(["bayesian", "NNs", "under", "LEak@k"]) == "Bayesian NNs under Leak@k"

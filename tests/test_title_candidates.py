@@ -667,3 +667,157 @@ def test_an_opening_subject_on_a_vague_head_is_read_past_it() -> None:
     # about the models, as a phrase on a vague head names what follows it
     found = candidates(abstract("title_vague_head_topic.txt"))
     assert next(c.composed() for c in found if c.kind == "topic") == "Retrieval-Augmented Language Models"
+
+
+def test_a_tail_that_only_repeats_the_name_is_not_chosen() -> None:
+    # "\textsc{Acoustic Token Router}: a module to ..." and "we study acoustic tokens": the
+    # subject is the name's own words, "Acoustic Token Router: Acoustic Tokens" says nothing more
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+
+    title = derive_title(abstract("title_tail_repeats_the_name.txt"))
+    name, _, tail = title.partition(": ")
+    assert name == "Acoustic Token Router", title
+    folded = {w.lower().rstrip("s") for w in name.split()}
+    assert any(w.lower().rstrip("s") not in folded for w in tail.split()), title
+    assert not _whole(Candidate("Multimodal Interaction Gate: Multimodal Interactions", "named_other", 1))
+    assert _whole(Candidate("Multimodal Interaction Gate: Mechanism for Converting Unique Interactions", "named", 0))
+
+
+def test_a_kind_of_thing_named_by_the_authors_is_what_the_title_says_it_is() -> None:
+    # "We propose a gradient-free two-stage inversion attack named VOXTRACE that ...": the
+    # authors say what VOXTRACE is where they name it; a phrase of a results sentence
+    # ("Speaker Voiceprints from Ten Adapters") is no title for it
+    title = derive_title(abstract("title_a_kind_named_name.txt"))
+    assert title.startswith("VOXTRACE: Gradient-Free Two-Stage Inversion Attack"), title
+
+
+def test_a_thing_named_as_earlier_work_is_not_what_the_paper_offers() -> None:
+    # "a recently-developed differentiable logic called TensorLox": the name is of what the
+    # paper builds on; what it is does not lead the title
+    from generator.title.candidates import _analyse
+
+    text = ("Logical rules help knowledge base completion. We study learning such rules with a "
+            "recently-developed differentiable logic called TensorLox. We propose to learn rule "
+            "structure and weights jointly, end to end, in one differentiable model.")
+    found = _analyse(text)[0]
+    assert found is not None and found.name == "TensorLox" and not found.stated
+    stated = _analyse(text.replace("recently-developed", "new"))[0]
+    assert stated is not None and stated.stated
+
+
+def test_a_relative_clause_without_that_ends_no_phrase() -> None:
+    # "the amount of rare entity knowledge language models learn during pretraining": "language
+    # models" is the subject of "learn", not a part of what the amount is of
+    found = [c.composed() for c in candidates(abstract("title_relative_clause_without_that.txt"))]
+    assert not any("Knowledge Language Models" in t for t in found), found
+    # a plural verb after a relative clause agrees with the subject before it: the phrase stays
+    kept = noun_phrases(tokens("Variational methods that rely on a recognition network to approximate the "
+                               "posterior of directed graphical models offer better inference"))
+    assert ["posterior", "of", "directed", "graphical", "models"] in kept
+
+
+def test_an_acronym_defined_with_what_it_is_has_that_for_its_tail() -> None:
+    # "fact retention rate (FRR), a probing-based measure of stored knowledge in model weights",
+    # named in another sentence than "we propose": the appositive says what FRR is; and its "of"
+    # goes with "measure", so no title joins it to the long form ("Fact Retention Rate of Stored ...")
+    text = abstract("title_relative_clause_without_that.txt")
+    assert derive_title(text).startswith("FRR: Probing-Based Measure of Stored Knowledge"), derive_title(text)
+    assert not any("Rate of Stored" in c.composed() for c in candidates(text))
+
+
+def test_what_an_acronym_is_a_kind_of_is_not_its_tail() -> None:
+    # "quasi-multitask tuning (Q-MTT), a variant of multitask tuning that ...": the appositive names
+    # another thing; the long form says what Q-MTT is
+    text = ("Multitask tuning shares one encoder among related tasks. We introduce quasi-multitask "
+            "tuning (Q-MTT), a variant of multitask tuning that trains task heads on one task only. "
+            "Q-MTT matches full multitask tuning on four benchmarks. Q-MTT halves the tuning cost.")
+    ruled = [c.composed() for c in candidates(text) if not c.words]  # not a phrase of a sentence
+    assert not any(t.startswith("Q-MTT: Variant") for t in ruled), ruled
+    assert derive_title(text).startswith("Q-MTT: Quasi-Multitask Tuning"), derive_title(text)
+
+
+def test_a_study_of_how_two_things_relate_is_the_title() -> None:
+    # "we study the trade-off between privacy and accuracy in federated speech recognition": the
+    # paper says what it is about; a phrase of its findings ("Private Adaptation") is a detail
+    title = derive_title(abstract("title_study_the_interplay_between.txt"))
+    assert title == "Trade-Off between Privacy and Accuracy in Federated Speech Recognition", title
+    # not a relation between kinds of thing, nor the literature
+    from generator.title.candidates import _relation_between
+    assert not _relation_between("connections between discrete and continuous approaches".split())
+    assert not _relation_between("relationship between recent works and continuation methods".split())
+
+
+def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
+    # "we construct a relabelled version of the CelebA dataset": a data set the paper builds on,
+    # whichever pattern finds it; so are functions ("ReLU"), libraries and classical methods
+    from generator.title.candidates import _well_known
+
+    title = derive_title(abstract("title_known_dataset_is_no_name.txt"))
+    assert not title.startswith("CelebA"), title
+    assert all(_well_known(n) for n in ("CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe", "MuJoCo"))
+    assert not any(_well_known(n) for n in ("Net-Trim", "Short-Dot", "KSTER", "ColMix"))
+
+
+def test_a_phrase_does_not_end_on_a_gerund_whose_object_it_left_behind() -> None:
+    # "a learned spectral regularization technique for solving such problems": "for Solving"
+    # without what is solved is no end of a phrase; "a model for clustering." keeps its gerund
+    found = [c.composed() for c in candidates(abstract("title_gerund_without_its_object.txt"))]
+    assert any(t.startswith(("Learned Spectral Regularization Technique", "Spectral Regularization Technique"))
+               for t in found), found
+    assert not any(t.endswith(" Solving") for t in found), found
+    assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering"))
+    assert ["mixture", "model", "for", "clustering"] in noun_phrases(tokens("We fit a mixture model for clustering , then"))
+
+
+@pytest.mark.parametrize("word, ends", [
+    ("graph-structured", False), ("vector-valued", False), ("learning-based", False), ("Statistic-Free", False),
+    ("non-convex", False), ("self-attention", True), ("high-speed", True), ("Q-learning", True),
+])
+def test_a_hyphenated_modifier_cannot_end_a_title(word: str, ends: bool) -> None:
+    assert can_end(word) is ends
+
+
+def test_a_title_does_not_end_on_a_modifier_whose_noun_was_the_name() -> None:
+    # "the model of graph-structured RoadNets": without the name the tail is "Model of
+    # Graph-Structured", a modifier with no noun
+    title = derive_title(abstract("title_hyphenated_modifier_cut_from_its_noun.txt"))
+    assert title.startswith("RoadNets: ") and not title.endswith("Structured"), title
+
+
+def test_what_a_named_kind_of_thing_is_for_takes_the_verb_of_its_object() -> None:
+    # "an attacker can recover private system prompts": what the attack is for is recovering
+    # them, not the prompts themselves ("... Attack for Private System Prompts")
+    text = ("Chat assistants keep hidden system prompts. We show that an attacker can recover private system "
+            "prompts from the replies alone. We propose a black-box two-stage probing attack named LEAKPROBE "
+            "that queries the assistant with crafted questions. LEAKPROBE recovers most prompts of six assistants.")
+    titles = [c.composed() for c in candidates(text)]
+    assert "LEAKPROBE: Black-Box Two-Stage Probing Attack for Recovering Private System Prompts" in titles, titles
+    assert not any(t.endswith("Attack for Private System Prompts") for t in titles), titles
+
+
+def test_the_subject_of_a_question_with_does_is_not_read_with_its_verb() -> None:
+    # "When does fine-tuning unlock skills ...": after "does" come the subject and its verb in the
+    # plain form, which no word class tells from a noun ("Fine-Tuning Unlock Skills")
+    found = [c.composed() for c in candidates(abstract("title_question_with_do_support.txt"))]
+    assert not any("Unlock" in t for t in found), found
+    # where a known verb ends the subject, the subject stays
+    assert ["deep", "neural", "networks"] in noun_phrases(tokens("How do deep neural networks learn such features?"))
+
+
+def test_due_does_not_end_a_phrase() -> None:
+    assert not can_end("due")  # "the success of deep visualization due | to the training"
+
+
+def test_a_noun_phrase_of_a_question_is_no_question() -> None:
+    # "Are spurious local minima a real obstacle for training deep ranking models?": the phrase
+    # "real obstacle for training deep ranking models" does not ask anything
+    found = candidates(abstract("title_phrase_of_a_question.txt"))
+    assert not any("?" in c.composed() for c in found if c.kind != "question"), [c.composed() for c in found]
+
+
+def test_a_phrase_does_not_end_on_a_possessive() -> None:
+    # "classic and modern children's stories with ...": "Classic and Modern Children's" lost its noun
+    found = [c.composed() for c in candidates(abstract("title_possessive_cut_from_its_noun.txt"))]
+    assert not any(t.endswith("Children's") or "Children's for" in t for t in found), found
+    assert can_end("SDP's") and not can_end("Network's")  # a plural acronym written with 's is a noun

@@ -23,6 +23,7 @@ from .words import (
     _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
     _FRAME,
+    _GENERIC,
     _LEAD_IN,
     _LOOSE_PREPOSITIONS,
     _NAMEISH,
@@ -78,6 +79,13 @@ from .compose import (
 # Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
 _LEAD_WORDS = frozenset({"recent", "prior", "previous", "existing", "past", "current", "traditional"})
 _WORD = re.compile(r"[a-z0-9]+")
+# "a recently-developed differentiable logic called TensorLog", "the popular optimizer called
+# Adam": the name is of a thing the paper builds on, and what it is is not what the paper offers
+_EARLIER = ("recent", "existing", "popular", "well-known", "standard", "classic", "prior", "previous", "traditional")
+# Heads of a description that say what the thing is a kind of ("a variant of X", "a family of X"):
+# the rest names another thing, not this one.
+_KIND_OF = frozenset("variant variants family type kind form class version generalization generalisation "
+                     "extension combination adoption instance member modification".split())
 _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 
@@ -202,7 +210,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
                         j -= 1
                     pre = _drop_fillers(before[j:])
-                    desc = _appositive(tokens, stop) or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
+                    after = _appositive(tokens, stop)
+                    desc = after or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
                     long: list[str] = []
                     if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")" \
                             and (stop - start > 1 or not _is_nameish(name)):
@@ -223,8 +232,14 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     coined = _is_nameish(name.split()[0]) or _rare_capitalised(name)  # "called Autostacker"
                     score = 5 if named and coined and " " not in name else \
                         4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
+                    # "a two-stage reverse-engineering attack named KSTER": what it is, said where it is named
+                    # (right before the naming verb, after an article: not "for these two tasks, called X")
+                    stated = score == 5 and not long and not after and len(desc) >= 2 and not _is_generic(desc) \
+                        and len(before) == start - 1 and j > 0 and before[j - 1].lower() in _ARTICLES \
+                        and _ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
+                        and can_end(desc[-1]) and not any(w.lower().startswith(_EARLIER) for w in desc)
                     if best is None or score > best.score:
-                        best = _Contribution(name, long, desc, score)
+                        best = _Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
             own = _own_name(sentence)
@@ -246,18 +261,19 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     subject = []
                 # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
                 weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+    best = _not_well_known(best)
     if best is None or best.score < 3:
-        best = _name_by_kind(sentences, text) or best
+        best = _not_well_known(_name_by_kind(sentences, text)) or best
     if best is None:
-        best = _defined_name(sentences, [about_our_work(s) for s in sentences])
+        best = _not_well_known(_defined_name(sentences, [about_our_work(s) for s in sentences]))
     if best is None and bold:
         for b in bold:
-            if _is_nameish(b.split()[0]) or len(b.split()) > 1:
+            if (_is_nameish(b.split()[0]) or len(b.split()) > 1) and not _well_known(b):
                 best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
                 break
     if best is None:
         name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
-        if name:
+        if name and not _well_known(name):
             best = _Contribution(name, [], [], 1)
     if best:
         best = _spelled_out(best, sentences)
@@ -277,6 +293,19 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     return best, subject or unnamed, sentences, unnamed
 
 
+def _well_known(name: str) -> bool:
+    """A data set, a function, a library or a classical method that papers use, not a paper's own
+    name: "CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe" (``known_names``, ``common_acronyms``),
+    wherever the name was found. (Not every Title-Case compound: "Net-Trim", "Short-Dot" are coined.)"""
+    low = name.lower()
+    return low in _KNOWN_NAMES or low in _COMMON_ACRONYMS or low.rstrip("s") in _COMMON_ACRONYMS \
+        or low.rstrip("s") in _KNOWN_NAMES
+
+
+def _not_well_known(found: _Contribution | None) -> _Contribution | None:
+    return None if found is None or _well_known(found.name) else found
+
+
 def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
     """An acronym the abstract spells out in a sentence other than the one that named it ("we
     call mixture matrix completion (MMC) ...", then "MMC is a more accurate model ...") leads
@@ -288,9 +317,10 @@ def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
         if f"({found.name})" not in sentence.replace(" ", ""):
             continue
         tokens = tokenize(sentence)
-        for start, end, acronym in _definitions(tokens).values():
+        for paren, (start, end, acronym) in _definitions(tokens).items():
             if acronym == found.name:
-                return dataclasses.replace(found, long=tokens[start:end])
+                # "excess description length (EDL), an information-theoretic measure of ...": what it is
+                return dataclasses.replace(found, long=tokens[start:end], desc=found.desc or _appositive(tokens, paren))
     return found
 
 
@@ -393,11 +423,16 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         if found.long:
             body = list(found.long)
             prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
-            if prep is not None and len(body) <= 5:
+            of = prep is not None and prep >= 1 and desc[prep].lower() == "of"
+            if of:
+                pass  # "excess description length (EDL), an information-theoretic measure of X": "of X" goes with "measure"
+            elif prep is not None and len(body) <= 5:
                 body += desc[prep:]
             elif topic() and not _overlaps(body, topic()):
                 body += ["for"] + topic()
             out.append((_compose(found.name, body), NAMED))
+            if of and desc[prep - 1].lower() not in _KIND_OF:
+                out.append((_compose(found.name, desc), NAMED))  # "EDL: Information-Theoretic Measure of X"
         elif desc and not _is_generic(desc):
             if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
                 # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
@@ -473,6 +508,7 @@ class Candidate(NamedTuple):
     ours: bool = True  # read from a sentence in which the paper speaks of its own work
     words: tuple[str, ...] = ()
     name: str = ""
+    stated: bool = False  # the name with what the authors say it is where they name it
 
     @property
     def text(self) -> str:
@@ -488,14 +524,15 @@ class Candidate(NamedTuple):
 MAX_COMBINED = 11
 
 
-def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "") -> Candidate:
+def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "",
+          stated: bool = False) -> Candidate:
     """A phrase candidate, composed only if chosen; unless it is too long for a title, when
     it is composed now, cut where a phrase can end: it is scored on the words a reader would
     see ("I2As: Architecture", not "... Architecture for Deep Reinforcement Learning Combining
     Model-Free and Model-Based Aspects", which the cut leaves of it)."""
     if sum(map(len, words)) + len(words) + len(name) + 2 > MAX_LENGTH:
-        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name)
-    return Candidate("", kind, rank, sentence, ours, words, name)
+        return Candidate(_compose(name, list(words)), kind, rank, sentence, ours, words, name, stated)
+    return Candidate("", kind, rank, sentence, ours, words, name, stated)
 
 
 def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
@@ -507,11 +544,14 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for rank, (title, kind) in enumerate(_ruled(found, subject, sentences, unnamed, text)):
         if title and title.lower() not in seen:
             seen.add(title.lower())
-            out.append(Candidate(title, kind, rank))
+            stated = rank == 0 and ((kind == NAMED and found is not None and found.stated)
+                                    or (kind == SUBJECT and _relation_between(subject)))
+            out.append(Candidate(title, kind, rank, stated=stated))
     if stop is not None and out and stop(out[0]):
         return out[:1]
     rank = len(out)
     name = found.name if found else ""
+    stated = _trim(found.desc) if found and found.stated and not any(w.lower() in _PREPOSITIONS for w in found.desc) else []
     phrases = _phrases(sentences)
     terms = [(TERM, *p) for p in _term_phrases(sentences, {i for i, _, _ in phrases})]
     for kind, index, ours, words in [(PHRASE, *p) for p in phrases] + terms:
@@ -524,6 +564,14 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
         if name and (ours or index == 0) and name.lower() not in key:
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
+        if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
+                and not _is_generic(words):
+            # what the authors say the method is, for what the phrase names (for doing what the
+            # sentence does to it: "... to recover the edited data": "for Recovering Edited Data")
+            verb = _verb_of_object(tokenize(sentences[index]), words)
+            purpose = (_gerund(verb), *words) if verb else tuple(words)
+            if len(stated) + len(purpose) < MAX_COMBINED:
+                out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *purpose), name, True))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
     offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:2] \
@@ -548,6 +596,26 @@ _LITERATURE = re.compile(
     r"(?:\s+\w+){0,6}?\s+(?:has|have|had|was|were)?\s*(?:shown|show|showed|demonstrated|demonstrate|suggest|suggested|found|revealed|reveal|proposed|established)\b",
     re.I,
 )
+
+
+_MODALS = frozenset("to can could may might will would must".split())
+
+
+def _verb_of_object(tokens: list[str], words: list[str]) -> str:
+    """The verb whose object the phrase is, where an infinitive or a modal shows it to be a verb:
+    "enabling attackers to recover the edited data", "our attacks can recover edited data" ->
+    "recover"; "" when the phrase is not such an object."""
+    n = len(words)
+    for i in range(len(tokens) - n + 1):
+        if tokens[i:i + n] != words:
+            continue
+        j = i - 1
+        while j >= 0 and tokens[j].lower() in _ARTICLES:
+            j -= 1
+        if j >= 1 and tokens[j - 1].lower() in _MODALS and tokens[j].isalpha() and tokens[j].islower() \
+                and tokens[j] not in _STOP and not tokens[j].endswith(("ly", "ed", "ing", "s")) and tokens[j] not in _VAGUE:
+            return tokens[j]
+    return ""
 
 
 def _about_the_literature(sentence: str) -> bool:
@@ -584,6 +652,23 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
                     and not terms.isdisjoint(_WORD.findall(" ".join(rest).lower())):
                 out.append((index, True, rest))
     return out
+
+
+# Nouns of a relation between two things: "we study the interplay between perception and reasoning".
+_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
+                       "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
+
+
+def _relation_between(subject: list[str]) -> bool:
+    """Does the paper say it studies how two things relate ("the interplay between perception and
+    reasoning in VLM post-training")? Such a subject names both and is the paper's own statement of
+    what it is about."""
+    low = [w.lower() for w in subject]
+    # both things named, not kinds of thing ("between discrete and continuous approaches") nor
+    # the literature ("between recent works on ..."), and no word on how it was studied
+    return len(low) >= 4 and low[0] in _RELATIONS and low[1] == "between" and "and" in low[3:] \
+        and not any(w in _GENERIC or w in _LEAD_WORDS or w in _W["evaluation_nouns"] for w in low[2:]) \
+        and not any(w in ("through", "via", "using", "detail") for w in low)
 
 
 def _past_vague_head(words: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, Candidate, about_our_work, candidates, title_sentences
+from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, SUBJECT, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
 from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
@@ -214,7 +214,7 @@ STATED = ("question",)
 
 def _stated(c: Candidate) -> bool:
     """Is this the rules' first candidate, stated by the authors, whole and saying something?"""
-    return c.rank == 0 and c.kind in STATED and not _says_little(c) and _whole(c)
+    return c.rank == 0 and (c.kind in STATED or (c.stated and c.kind == SUBJECT)) and not _says_little(c) and _whole(c)
 
 
 def _whole(c: Candidate) -> bool:
@@ -229,12 +229,27 @@ def _whole(c: Candidate) -> bool:
     # "WAGE: Method Termed as WAGE for ...": the tail names the method again instead of saying what it is
     if not _NAMING_WORDS.isdisjoint(low) or (name and name in low):
         return False
+    if name and _repeats_name(name, words):
+        return False  # "Multimodal Interaction Gate: Multimodal Interactions" says nothing the name does not
     if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
         return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
     return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+
+
+def _folded_words(words) -> set[str]:
+    """Content words, lower case, without a plural s: "Interactions" is "interaction"."""
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in (x.lower() for x in words) if w not in _STOP and w[:1].isalnum()}
+
+
+def _repeats_name(name: str, tail: Sequence[str]) -> bool:
+    """Are all the tail's content words words of a name of several words? Such a tail only
+    says the name again, not what it is."""
+    named = _folded_words(name.split())
+    said = _folded_words(tail)
+    return len(name.split()) > 1 and bool(said) and said <= named
 
 
 def _is_named(c: Candidate) -> bool:
@@ -250,6 +265,9 @@ def _named_first(found: list[Candidate]) -> list[Candidate]:
     if found and _stated(found[0]):
         return found[:1]
     named = [c for c in found if _is_named(c)] or found
+    # "a two-stage reverse-engineering attack named KSTER": the title says what the authors
+    # say it is, alone or with what it is for
+    named = [c for c in named if c.stated and _whole(c) and not _says_little(c)] or named
     whole = [c for c in named if _whole(c)] or named
     return [c for c in whole if not _says_little(c)] or whole
 

@@ -200,6 +200,8 @@ class _Contribution:
     long: list[str] = dataclasses.field(default_factory=list)
     desc: list[str] = dataclasses.field(default_factory=list)
     score: int = 0
+    # the authors say what it is where they name it: "a two-stage reverse-engineering attack named KSTER"
+    stated: bool = False
 
 
 def _name_span(tokens: list[str], i: int) -> int:

@@ -23,6 +23,7 @@ from .words import (
     _GENERIC,
     _LIGHT_FILLERS,
     _LIGHT_VERBS,
+    _MODIFIER_SUFFIXES,
     _PLURAL,
     _PREPOSITIONS,
     _SIZE_WORDS,
@@ -32,6 +33,21 @@ from .words import (
     _VAGUE,
     _VERB_FORMS,
 )
+
+
+# Words that open the object of a verb: "for solving | such problems", "by utilizing | the noise".
+_OBJECT_START = frozenset("a an the this these those such its their our his her each every all both any some".split())
+
+
+def _without_cut_object(words: list[str], nxt: str) -> list[str]:
+    """The phrase without a closing preposition and gerund whose object the phrase left behind:
+    "regularization technique for solving | such problems" is a "Regularization Technique", not
+    one "for Solving". A gerund the sentence ends or a preposition follows is a noun and stays
+    ("a model for clustering.", "for planning in ...")."""
+    if len(words) >= 3 and nxt.lower() in _OBJECT_START and words[-1].lower().endswith("ing") \
+            and words[-1].islower() and words[-2].lower() in _PREPOSITIONS | {"and"}:
+        return words[:-2]
+    return words
 
 
 def _skip_parenthetical(tokens: list[str], i: int) -> int:
@@ -90,6 +106,8 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         out.append(tok)
         i += 1
+    if not wh and i < len(tokens):
+        out = _without_cut_object(out, tokens[i])
     if len(out) >= limit and not wh and i < len(tokens) and tokens[i] not in ",;:)]" \
             and tokens[i].lower() not in _CLAUSE and tokens[i].lower() not in _BACKGROUND_VERBS:
         # the limit fell inside the phrase ("... in Document Visual Question | Answering"): end it
@@ -306,8 +324,13 @@ def can_end(word: str) -> bool:
         return False
     if low.endswith("ly") and len(low) > 4:
         return False
+    if low.endswith(("'s", "’s")) and not word[:-2].isupper():
+        return False  # "Deep Neural Network's", "Children's": a possessive, its noun cut off ("SDP's" is a plural)
     if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
+    if "-" in low and (low.rsplit("-", 1)[1] in _MODIFIER_SUFFIXES
+                       or (low.endswith("ed") and not low.endswith("eed") and len(low.rsplit("-", 1)[1]) > 3)):
+        return False  # "superposition-structured", "vector-valued", "learning-based": a modifier, its noun cut off
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
         return low not in _FILLER  # a capitalised word is a name, whatever its ending
     if low.endswith(_NOUN_ENDS):
@@ -323,10 +346,10 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
     run: list[str] = []
     i, skip_next = 0, False
 
-    def close() -> None:
+    def close(nxt: str = "") -> None:
         if not run:
             return
-        words = list(run)
+        words = _without_cut_object(list(run), nxt)
         while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
                          or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
                          or words[0].lower() in _SUBORDINATORS):
@@ -334,12 +357,14 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         words = _without_time(words)
         while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
             words = words[2:]  # "deployed on embedded devices": a participle and its preposition
-        words = _end_at_phrase(words)
+        # a noun phrase of a question is no question ("Spatial Invariances? for ...")
+        words = [w.rstrip("?") for w in _end_at_phrase(words) if w.rstrip("?")]
         if sum(w.lower() not in _JOINS for w in words) >= 2:
             out.append(words)
         run.clear()
 
     n = len(tokens)
+    inverted = False
     while i < n:
         tok = tokens[i]
         if tok == "(" or tok == "[":
@@ -359,12 +384,58 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
                     and not _noun_follows(tokens, i)) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
-            close()
+            if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
+                run.clear()  # "the amount of generalizable information language models learn": no phrase
+            if inverted and low not in _BACKGROUND_VERBS and low not in _VERB_FORMS:
+                # "when does learning elicit existing knowledge,": subject, verb and object in one run
+                # (not "how do neural networks | learn": the verb ended the subject)
+                run.clear()
+            close(tok)
             skip_next = low in _VERB_NEXT
         else:
+            if not run:
+                # a question's subject after "does": its verb, in the plain form, follows in the run
+                inverted = i >= 2 and tokens[i - 2].lower() in ("does", "do", "did")
             run.append(tok)
+    if inverted:
+        run.clear()
     close()
     return out
+
+
+# Verbs that agree with a plural subject ("models learn"): not an auxiliary, a past form or an adverb.
+_PLURAL_VERBS = frozenset(
+    w for w in _BACKGROUND_VERBS
+    if w.isalpha() and not w.endswith(("s", "ed", "ly"))
+    and w not in {"is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
+                  "would", "should", "must", "does", "do", "did", "still", "also", "often"}
+)
+
+
+def _is_plural(word: str) -> bool:
+    low = word.lower()
+    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ous"))
+
+
+def _ends_on_a_clause_subject(run: list[str]) -> bool:
+    """Does a run that a plural verb ends hold that verb's subject at its end, a relative clause
+    without "that": "the amount of generalizable information language models | learn during
+    training". Its head before the first joining word is singular and cannot be the subject of
+    "learn"; the plural after the join is, and where that subject starts no word class tells."""
+    words = [w for w in run if w.lower() not in _ARTICLES and w.lower() not in _FILLER]
+    k = next((j for j, w in enumerate(words) if w.lower() in _JOINS and w.lower() not in ("and", "or")), 0)
+    return 0 < k < len(words) - 1 and not _is_plural(words[k - 1]) and _is_plural(words[-1])
+
+
+def _relative_open(tokens: list[str], i: int) -> bool:
+    """Is a relative clause open before ``tokens[i]``, whose verb a plural subject before it
+    agrees with: "Variational methods that rely on a recognition network to approximate the
+    posterior of directed graphical models | offer ..." (not "We find that the amount of ...",
+    where "that" opens what is found)."""
+    for j in range(i - 1, -1, -1):
+        if tokens[j].lower() in ("that", "which", "who"):
+            return j + 1 < i and tokens[j + 1].lower() not in _ARTICLES and tokens[j + 1].lower() not in _ANAPHORA
+    return False
 
 
 _TIME_NOUNS = frozenset("years decades decade times days".split())

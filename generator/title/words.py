@@ -178,7 +178,8 @@ _TITLE_COMPOUND = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 _HYPHEN_SPLIT = re.compile(r"(?<=[-–])")
 
 
-_ODD_CAPS = re.compile(r"^[A-Z]{2}[a-z][^A-Z]*$")
+# "LEak@k": a word capitalised twice by mistake, written "Leak@k"; not a plural acronym ("NNs", "PDs")
+_ODD_CAPS = re.compile(r"^[A-Z]{2}(?!s$)[a-z][^A-Z]*$")
 
 
 _PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
