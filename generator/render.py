@@ -56,7 +56,9 @@ def _scalar(value: object) -> str:
     if isinstance(value, str):
         # A JSON string is a YAML double-quoted scalar: its escapes (\" \\ \n \uXXXX ...) are YAML's.
         quoted = _json_string(value)
-        if _YAML_UNSAFE.search(quoted):
+        # JSON escapes every control character below 0x20, so an ASCII string can only hold
+        # DEL among the unsafe ones; str.isascii() is a flag, not a scan (most strings are ASCII).
+        if (not quoted.isascii() or "\x7f" in quoted) and _YAML_UNSAFE.search(quoted):
             quoted = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) < 0x10000 else f"\\U{ord(m.group()):08x}", quoted)
         return quoted
     raise TypeError(f"front matter cannot hold {type(value).__name__}")
