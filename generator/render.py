@@ -12,10 +12,10 @@ Markdown (links are written as the final directory URLs for the same reason).
 from __future__ import annotations
 
 import gzip
-from concurrent.futures import ThreadPoolExecutor
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, partial
