@@ -335,3 +335,28 @@ def test_a_plural_acronym_keeps_its_capitals() -> None:
     assert "LMs" in title.split() and "Lms" not in title, title
     from generator.title.compose import _title_case
     assert _title_case(["bayesian", "NNs", "under", "LEak@k"]) == "Bayesian NNs under Leak@k"
+
+
+
+_SPELLED_BY_ITS_DESCRIPTION = (
+    "Large Speech Models (LSMs) suffer from overconfident behavior, where models tend to assign high scores to "
+    "wrong transcripts rather than abstain. This behavior undermines model reliability. To address this limitation, "
+    "we propose DECAL, a novel Decoding-time Calibration framework that monitors and mitigates overconfidence during "
+    "model inference at the level of decoding steps. Extensive experiments across 9 datasets and 3 LSMs demonstrate "
+    "that our method effectively reduces overconfident behavior.")
+
+
+def test_an_acronym_spelled_by_its_description_takes_it_as_its_long_form() -> None:
+    """ "DECAL, a novel Decoding-time Calibration framework that ...": the description's first
+    words spell the name (DE + CAL), so they are its long form and the authors' own statement
+    of what it is, as "a X named NAME" is (the mission's MONICA lost to its opening's topic)."""
+    from generator.title.candidates import _analyse, _spells
+
+    found = _analyse(_SPELLED_BY_ITS_DESCRIPTION)[0]
+    assert found is not None and found.name == "DECAL"
+    assert found.long == ["Decoding-time", "Calibration"] and found.stated
+    assert derive_title(_SPELLED_BY_ITS_DESCRIPTION).startswith("DECAL: Decoding-Time Calibration")
+    assert _spells("monica", ["Monitor-guided", "Calibration"])
+    assert _spells("gan", ["generative", "adversarial", "network"])
+    assert not _spells("monica", ["Monitor-guided"])
+    assert not _spells("cat", ["contrastive", "transformer"])

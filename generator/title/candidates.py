@@ -3,6 +3,7 @@ its question), read from its sentences."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -277,6 +278,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             best = _Contribution(name, [], [], 1)
     if best:
         best = _spelled_out(best, sentences)
+        best = _spelled_in_description(best)
         best = _acronym_of_long_name(best, sentences)
         best = _main_of_two_names(best, " ".join(sentences))
     if best and best.name[:1].islower():
@@ -291,6 +293,53 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
     if weak_subject and unnamed and not _is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+def _spells(letters: str, words: list[str]) -> bool:
+    """Do ``words`` spell the acronym ``letters`` (lower case), each word (or a hyphenated part
+    after a word's first) giving the first letters of itself, in order, and every letter used?
+    Small words may give none. "Monitor-guided Calibration" spells MONICA (MONI + CA)."""
+    def parts_of(word: str) -> list[str]:
+        return [x for x in re.split(r"[-\u2013/]", word.lower()) if x]
+
+    @functools.cache
+    def match(k: int, at: int, part: int) -> bool:
+        if at == len(letters):
+            return k == len(words) or (k == len(words) - 1 and part > 0)
+        if k == len(words):
+            return False
+        parts = parts_of(words[k])
+        if part == len(parts):
+            return match(k + 1, at, 0)
+        piece, small = parts[part], words[k].lower() in _SMALL
+        if (part > 0 or small) and match(k, at, part + 1):
+            return True
+        n = 0
+        while n < len(piece) and at + n < len(letters) and piece[n] == letters[at + n]:
+            n += 1
+            if match(k, at + n, part + 1):
+                return True
+        return False
+
+    return bool(letters) and match(0, 0, 0)
+
+
+def _spelled_in_description(found: _Contribution) -> _Contribution:
+    """ "MONICA, a novel Monitor-guided Calibration framework that ...": the description's first
+    words, before any preposition, spell the acronym, so they are its long form, and the
+    authors say what it is where they name it (as "a X named NAME" does)."""
+    if found.long or " " in found.name or not _ACRONYM.match(found.name) or len(found.desc) < 2:
+        return found
+    letters = "".join(c for c in found.name if c.isalpha()).lower()
+    if len(letters) < 3 or not found.name[:1].isupper():
+        return found
+    for n in range(2, min(len(found.desc), 6) + 1):
+        words = found.desc[:n]
+        if any(w.lower() in _PREPOSITIONS or not w[:1].isalpha() for w in words):
+            break
+        if _spells(letters, words):
+            return dataclasses.replace(found, long=list(words), stated=True)
+    return found
 
 
 def _well_known(name: str) -> bool:
