@@ -96,24 +96,63 @@ def test_list_page_holds_each_paper_once(page, page_log, site_url, papers):
 # -- palette ------------------------------------------------------------------
 
 
-def test_palette_toggle_switches_dark_mode(page, page_log, site_url):
+SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
+SWITCH = "header .digest-palette:not([hidden])"
+
+
+def test_palette_switch_toggles_dark_mode_and_keeps_the_choice(page, page_log, site_url, papers):
     visit(page, site_url)
-    scheme = "() => document.body.getAttribute('data-md-color-scheme')"
-    assert page.evaluate(scheme) == "default"
-    page.locator("form[data-md-component=palette] label:not([hidden])").click()
-    page.wait_for_function(f"() => ({scheme})() === 'slate'")
-    page.locator("form[data-md-component=palette] label:not([hidden])").click()
-    page.wait_for_function(f"() => ({scheme})() === 'default'")
+    switch = page.locator(SWITCH)
+    assert page.evaluate(SCHEME) == "default"
+    assert switch.get_attribute("aria-label") == "Switch to dark mode"
+    switch.click()
+    page.wait_for_function(f"() => ({SCHEME})() === 'slate'")
+    assert page.locator(SWITCH).get_attribute("aria-label") == "Switch to light mode"
+    # the choice holds on the next page, from its first paint (the header applies it)
+    visit(page, site_url + papers[0]["url"])
+    assert page.evaluate(SCHEME) == "slate"
+    page.locator(SWITCH).click()
+    page.wait_for_function(f"() => ({SCHEME})() === 'default'")
+    visit(page, site_url)
+    assert page.evaluate(SCHEME) == "default"
     assert page_log.problems() == []
+
+
+def test_palette_follows_the_system_until_the_reader_chooses(open_page, page_log, site_url):
+    page = open_page(color_scheme="dark")
+    visit(page, site_url)
+    assert page.evaluate(SCHEME) == "slate"
+    assert page.locator(SWITCH).get_attribute("aria-label") == "Switch to light mode"
+    page.emulate_media(color_scheme="light")
+    page.wait_for_function(f"() => ({SCHEME})() === 'default'")
+    page.locator(SWITCH).click()  # a choice now outlasts the system's preference
+    page.emulate_media(color_scheme="light")
+    visit(page, site_url)
+    assert page.evaluate(SCHEME) == "slate"
+    assert page_log.problems() == []
+
+
+def test_palette_switch_is_hidden_without_javascript(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        switches = page.locator("header .digest-palette")
+        assert switches.count() == 2
+        assert not any(switches.nth(i).is_visible() for i in range(2))  # they could not switch anything
+    finally:
+        context.close()
 
 
 def test_header_icons_are_drawn(page, page_log, site_url):
     """The icons digest.css draws (a mask over the text colour) show their shape: each
     looks neither like the filled square it would be without the mask nor like nothing."""
     visit(page, site_url)
-    shown = "header .md-logo svg, [data-md-component=palette] label:not([hidden]) svg, .md-search__form label svg:first-child"
-    icons = page.locator(shown).element_handles()
-    assert len(icons) == 3  # the logo, the palette's toggle, the search box's magnifier
+    shown = "header .md-logo svg, header .digest-palette svg, .md-search__form label svg:first-child"
+    icons = [icon for icon in page.locator(shown).element_handles() if icon.is_visible()]
+    # the logo, the palette switch's icon for the scheme in force, the search box's magnifier
+    assert [icon.get_attribute("class") for icon in icons] == [
+        "digest-icon-library", "digest-icon-brightness-7", "digest-icon-magnify"]
     for icon in icons:
         name, box = icon.get_attribute("class"), icon.bounding_box()
         drawn = page.screenshot(clip=box)
