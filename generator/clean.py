@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
-from .model import Link
+from .model import ABSTRACTS_CACHED, Link
 from .schema import load_link_rules
 from .text import first_sentence as text_first_sentence
 
@@ -176,7 +176,7 @@ class _Frame:
     styled: int = 0  # how many frames up to this one show as markup
 
 
-@lru_cache(maxsize=1 << 15)  # links are extracted at parse, the HTML written at render
+@lru_cache(maxsize=ABSTRACTS_CACHED)  # links are extracted at parse, the HTML written at render
 def segments(text: str) -> tuple[Seg, ...]:
     """Split an abstract into segments; text outside recognised syntax stays text."""
     index = _Index(text)

@@ -9,6 +9,8 @@ import hashlib
 import unicodedata
 from functools import lru_cache
 
+from .model import ABSTRACTS_CACHED
+
 ID_LENGTH = 12  # hex digits: 48 bits, no collision expected below millions of papers
 
 _FOLD = str.maketrans(
@@ -20,7 +22,7 @@ _FOLD = str.maketrans(
 )
 
 
-@lru_cache(maxsize=1 << 16)  # identify and dedupe both need it, for every abstract
+@lru_cache(maxsize=ABSTRACTS_CACHED)  # identify and dedupe both need it, for every abstract
 def normalize(text: str) -> str:
     """Unicode NFKC, case folded, quote and dash variants folded, whitespace collapsed."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_FOLD).split())
