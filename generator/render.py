@@ -25,7 +25,7 @@ from typing import Any
 from .clean import esc, first_sentence, to_html, to_plain
 from .explore import home_sections, map_link
 from .feeds import paper_date, topic_feed_path
-from .model import Digest, Paper, Topic
+from .model import ABSTRACTS_CACHED, Digest, Paper, Topic
 from .parallel import Later
 from .stamp import FRAMES, slot
 from .venues import venue_slug
@@ -46,66 +46,41 @@ _KEY = re.compile(r"[a-z_]+")
 _YAML_WORDS = frozenset("y n yes no on off true false null".split())
 
 
-def _scalar(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if value is None:
-        return "null"
+def _yaml_safe(text: str) -> str:
+    """JSON text with what YAML 1.1 would fold or refuse escaped. JSON escapes every control
+    character below 0x20 and is ASCII outside its strings, so an ASCII text can only hold DEL
+    among the unsafe ones, and only inside a string; str.isascii() is a flag, not a scan
+    (most text is ASCII)."""
+    if (not text.isascii() or "\x7f" in text) and _YAML_UNSAFE.search(text):
+        return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) < 0x10000 else f"\\U{ord(m.group()):08x}", text)
+    return text
+
+
+def _flow(value: object) -> str:
+    """``value`` (a string, number, boolean, None, or a list or dict of them) on one line:
+    JSON, which YAML reads as double-quoted scalars (with the same escapes: \\" \\\\ \\n
+    \\uXXXX ...) and flow collections."""
     if isinstance(value, str):
-        # A JSON string is a YAML double-quoted scalar: its escapes (\" \\ \n \uXXXX ...) are YAML's.
-        quoted = _json_string(value)
-        # JSON escapes every control character below 0x20, so an ASCII string can only hold
-        # DEL among the unsafe ones; str.isascii() is a flag, not a scan (most strings are ASCII).
-        if (not quoted.isascii() or "\x7f" in quoted) and _YAML_UNSAFE.search(quoted):
-            quoted = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) < 0x10000 else f"\\U{ord(m.group()):08x}", quoted)
-        return quoted
-    raise TypeError(f"front matter cannot hold {type(value).__name__}")
-
-
-def _yaml(value: object, indent: str) -> list[str]:
-    """``value`` (dict, list or scalar) as block-style YAML lines at ``indent``; dicts keep their order."""
-    lines: list[str] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"front matter keys are strings, not {type(key).__name__}")
-            # a plain name stays plain unless YAML 1.1 would read it as a boolean or null
-            key = key if _KEY.fullmatch(key) and key not in _YAML_WORDS else _scalar(key)
-            if isinstance(item, (dict, list)) and item:
-                lines.append(f"{indent}{key}:")
-                lines += _yaml(item, indent + "  ")
-            else:
-                lines.append(f"{indent}{key}: {_inline(item)}")
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, (dict, list)) and item:
-                inner = _yaml(item, indent + "  ")
-                lines.append(f"{indent}- {inner[0].lstrip()}")
-                lines += inner[1:]
-            else:
-                lines.append(f"{indent}- {_inline(item)}")
-    else:
-        lines.append(indent + _inline(value))
-    return lines
-
-
-def _inline(value: object) -> str:
-    """A scalar, or an empty dict or list, on the line of its key or dash."""
-    if isinstance(value, dict):
-        return "{}"
-    if isinstance(value, list):
-        return "[]"
-    return _scalar(value)
+        return _yaml_safe(_json_string(value))
+    if isinstance(value, float):
+        raise TypeError("front matter holds no floats")
+    return _yaml_safe(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
 
 def front_matter(meta: dict) -> str:
     """A YAML front matter block. Every string is double-quoted with JSON's escapes (which
     YAML shares), so no value can read as another type or break out of its line; a
     property test round-trips arbitrary text through PyYAML. Written by hand because
-    PyYAML's representer cost more than the rest of rendering at 3,300 papers."""
-    return "---\n" + "\n".join(_yaml(meta, "")) + "\n---\n"
+    PyYAML's representer cost more than the rest of rendering at 3,300 papers, and so did
+    block-style lists and mappings at 50,000: each top-level value is one line of JSON."""
+    lines = []
+    for key, value in meta.items():
+        if not isinstance(key, str):
+            raise TypeError(f"front matter keys are strings, not {type(key).__name__}")
+        # a plain name stays plain unless YAML 1.1 would read it as a boolean or null
+        key = key if _KEY.fullmatch(key) and key not in _YAML_WORDS else _flow(key)
+        lines.append(f"{key}: {_flow(value)}")
+    return "---\n" + "\n".join(lines) + "\n---\n"
 
 
 def paper_path(p: Paper) -> str:
@@ -269,7 +244,7 @@ def _up(page_url: str) -> str:
     return "../" * page_url.count("/")
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=ABSTRACTS_CACHED)
 def _summary_html(text: str, venue: str, year: int) -> str:
     """Venue and first sentence: the same on every topic and venue page that lists the paper."""
     return f" · {esc(f'{venue} {year}')}<br>\n{to_html(first_sentence(text))}"

@@ -147,12 +147,13 @@ def entries(head: str) -> dict[str, str]:
 
 
 def entry_value(entry: str, path: Path):
-    """The value of one top-level entry. The generator writes strings as JSON strings on
-    one line, which read the same as JSON (in C) as they do as YAML double-quoted scalars;
-    anything else is read as YAML. Reading whole front matters with libyaml was most of
-    the stamping's time (0.3 ms a page, mostly building the topics and sources no template reads)."""
+    """The value of one top-level entry. The generator writes each value as JSON on one
+    line, which reads the same as JSON (in C) as it does as YAML (double-quoted scalars,
+    flow collections); anything else is read as YAML. Reading whole front matters with
+    libyaml was most of the stamping's time (0.3 ms a page, mostly building the topics and
+    sources no template reads)."""
     value = entry.split(":", 1)[1].lstrip(" ")
-    if value.startswith('"') and "\n" not in value:
+    if value[:1] in ('"', "[", "{") and "\n" not in value:
         try:
             return json.loads(value)
         except ValueError:

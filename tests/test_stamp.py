@@ -132,7 +132,7 @@ def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(tmp_path):
     run = run_generator("site", cwd=root)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert f"{page}: no frame page stands for a listing.html page at papers/{page.stem}/ with " in run.stderr
-    page.write_text(text.replace("  exclude: true", "  exclude: false"), encoding="utf-8")
+    page.write_text(text.replace('search: {"exclude": true}', 'search: {"exclude": false}'), encoding="utf-8")
     run = run_generator("site", cwd=root)
     assert run.returncode == 1 and f"{page}: its 'search' differs from the paper.html frame's" in run.stderr
     page.write_text(text, encoding="utf-8")
