@@ -9,6 +9,7 @@ import re
 import struct
 from collections import defaultdict
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,8 +67,20 @@ def decode(files: dict) -> dict:
         raw = files[f"search/p/{b}.bin"]
         (count,) = struct.unpack_from("<I", raw, 0)
         hashes = struct.unpack_from(f"<{count}I", raw, 4)
-        offsets = struct.unpack_from(f"<{count + 1}I", raw, 4 + 4 * count)
-        ids = struct.unpack_from(f"<{offsets[-1]}{fmt}", raw, 8 + 8 * count)
+        offsets, at = [0], 4 + 4 * count
+        for _ in range(count):  # each hash's number of papers, unsigned LEB128
+            n = shift = 0
+            while True:
+                byte = raw[at]
+                at += 1
+                n |= (byte & 0x7F) << shift
+                shift += 7
+                if not byte & 0x80:
+                    break
+            offsets.append(offsets[-1] + n)
+        at += -at % meta["width"]
+        assert len(raw) == at + offsets[-1] * meta["width"]
+        ids = struct.unpack_from(f"<{offsets[-1]}{fmt}", raw, at)
         for k, h in enumerate(hashes):
             assert h % meta["pairs"] == b
             pairs[h] = set(ids[offsets[k] : offsets[k + 1]])
@@ -168,3 +181,20 @@ def test_big_shards_are_split_and_still_found():
 @given(st.lists(st.tuples(st.text(min_size=1, max_size=40), st.text(max_size=300)), min_size=1, max_size=12))
 def test_index_of_arbitrary_text(items):
     check([paper(i, title, text) for i, (title, text) in enumerate(items)])
+
+
+def test_pair_counts_are_unsigned_leb128():
+    from generator.search import varints
+
+    # the format's own examples: 300 is 0xAC 0x02 (low seven bits first, high bit "more")
+    assert varints(np.array([0, 1, 127, 128, 300, 16_384, 2**28])) == bytes(
+        [0x00, 0x01, 0x7F, 0x80, 0x01, 0xAC, 0x02, 0x80, 0x80, 0x01, 0x80, 0x80, 0x80, 0x80, 0x01])
+
+
+def test_a_pair_in_hundreds_of_papers_is_found_in_each():
+    # 300 papers share "spectral wavelets": its count takes two bytes, the others' one
+    papers = [paper(i, f"Paper {i}", f"Spectral wavelets number {i} for graphs of kind k{i % 7}.") for i in range(300)]
+    index = check(papers)
+    pair = lambda a, b: fmix(((fnv1a(a) * 16777619) % 2**32) ^ fnv1a(b))  # noqa: E731
+    assert index["pairs"][pair("spectral", "wavelets")] == set(range(300))
+    assert len(index["pairs"][pair("kind", "k3")]) == sum(1 for i in range(300) if i % 7 == 3)

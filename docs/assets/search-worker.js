@@ -322,23 +322,48 @@ function pairHash(first, second) {
   return fmix32(Math.imul(fnv1a(first), 0x01000193) ^ fnv1a(second))
 }
 
+/* A bucket of pairs (generator/search.py): its sorted hashes, where each hash's papers
+ * start (from the counts, LEB128), and the papers. */
+const pairBuckets = new Map()
+function pairBucket(m, b) {
+  let p = pairBuckets.get(b)
+  if (p === undefined) {
+    p = fetched(`p/${b}.bin`).then(buffer => {
+      const count = new DataView(buffer).getUint32(0, true)
+      const hashes = new Uint32Array(buffer, 4, count)
+      const bytes = new Uint8Array(buffer)
+      const starts = new Uint32Array(count + 1)
+      let at = 4 + 4 * count
+      for (let k = 0; k < count; k++) {
+        let n = 0, scale = 1, byte
+        do {
+          byte = bytes[at++]
+          n += (byte & 127) * scale
+          scale *= 128
+        } while (byte & 128)
+        starts[k + 1] = starts[k] + n
+      }
+      at += -at & (m.width - 1)  /* the papers start at a multiple of their width */
+      return { hashes, starts, docs: ids(m, buffer, at, starts[count]) }
+    })
+    p.catch(() => pairBuckets.delete(b))
+    pairBuckets.set(b, p)
+  }
+  return p
+}
+
 async function papersWithPair(m, first, second) {
   const h = pairHash(first, second)
-  const buffer = await fetched(`p/${h % m.pairs}.bin`)
-  const view = new DataView(buffer)
-  const count = view.getUint32(0, true)
-  const hashes = new Uint32Array(buffer, 4, count)
-  const offsets = new Uint32Array(buffer, 4 + 4 * count, count + 1)
-  let lo = 0, hi = count
+  const { hashes, starts, docs } = await pairBucket(m, h % m.pairs)
+  let lo = 0, hi = hashes.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (hashes[mid] < h) lo = mid + 1
     else hi = mid
   }
-  if (lo === count || hashes[lo] !== h)
+  if (lo === hashes.length || hashes[lo] !== h)
     return new Set()
-  const at = 4 + 8 * count + 4
-  return new Set(ids(m, buffer, at + offsets[lo] * m.width, offsets[lo + 1] - offsets[lo]))
+  return new Set(docs.subarray(starts[lo], starts[lo + 1]))
 }
 
 /* Papers that may hold the phrase: all of its adjacent pairs (the last word of a phrase
