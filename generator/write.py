@@ -155,12 +155,13 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
             changed.append((path, data, old))
     stale: list[tuple[str, bytes]] = []
     for d in GENERATED_DIRS:
-        root = docs / d
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.relative_to(docs).as_posix() not in files:
-                stale.append((os.fspath(path), path.read_bytes()))
+        for folder, _, names in sorted(os.walk(os.path.join(base, d))):
+            rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                if f"{rel_folder}/{name}" not in files and os.path.isfile(path):
+                    with open(path, "rb") as f:
+                        stale.append((path, f.read()))
     return new, changed, stale
 
 
