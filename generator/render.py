@@ -110,16 +110,10 @@ def _links_html(p: Paper) -> str:
     return f'<p class="digest-links">{buttons}</p>'
 
 
-def _related_html(related: Sequence[dict]) -> str:
-    """The related papers' list, from a paper page's directory URL (papers/<id>/)."""
-    if not related:
+def _related_html(items: Sequence[str]) -> str:
+    """The related papers' list: each paper's :func:`related_card`."""
+    if not items:
         return ""
-    # Venue and first topic as plain text: a link a line made this a ninth of the page.
-    items = []
-    for r in related:
-        meta = esc(r["venue"]) + (f' · {esc(r["topic"]["name"])}' if "topic" in r else "")
-        # <small> rather than a classed span: eight a page, 50,000 pages (digest.css colours it)
-        items.append(f'<li><a href="../{r["id"]}/">{esc(r["title"])}</a> <small>· {meta}</small></li>')
     return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
 
 
@@ -170,7 +164,7 @@ def _sources_html(p: Paper, repo: Repository, up: str) -> str:
             f'(<a href="{up}contribute/#curation">how</a>).</p></section>')
 
 
-def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, dict] | None = None,
+def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, str] | None = None,
                  repo: Repository = Repository()) -> str:
     """A paper page: front matter for paper.html: its title and description, which Material
     prints in the page's head, and ``body``, all that the page shows: the sections, title,
@@ -260,17 +254,18 @@ def render_alias(p: Paper) -> str:
     return front_matter(meta) + "\n"
 
 
-def related_card(p: Paper, slugs: dict[str, str]) -> dict:
-    """What a page shows of a paper listed as related: title, venue, its first topic.
-    Plain text: paper.html escapes each value."""
-    card: dict = {"id": p.id, "title": p.title, "venue": f"{p.venue} {p.year}"}
+def related_card(p: Paper, slugs: dict[str, str]) -> str:
+    """A paper as a paper page lists it among its related papers: its title linked from a
+    paper page's directory URL (papers/<id>/), its venue and first topic as plain text (a
+    link a line made this a ninth of the page). Made once a paper, for the eight or so
+    pages that list it."""
     topic = next((t for t in p.tags if t in slugs), None)
-    if topic is not None:
-        card["topic"] = {"name": topic, "slug": slugs[topic]}
-    return card
+    meta = esc(f"{p.venue} {p.year}") + (f" · {esc(topic)}" if topic is not None else "")
+    # <small> rather than a classed span: eight a page, 50,000 pages (digest.css colours it)
+    return f'<li><a href="../{p.id}/">{esc(p.title)}</a> <small>· {meta}</small></li>'
 
 
-def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, dict] | None = None,
+def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, str] | None = None,
                    repo: Repository = Repository()) -> list[str]:
     return [render_paper(p, slugs, cards, repo) for p in papers]
 
