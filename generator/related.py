@@ -214,7 +214,9 @@ def _top_rows(rows: Sequence[int], m: sparse.csr_matrix, mt: sparse.csr_matrix, 
 
 
 # How many of a row's similarities are sampled to bound its k-th best from below.
-SAMPLE = 256
+# 1,024 rather than 256: the looser bound left about 200 scores a row at 20,000 papers, and
+# sorting them was most of the time; a tighter one leaves about 50 (_best 3 to 6 times faster).
+SAMPLE = 1024
 
 
 def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
@@ -223,7 +225,7 @@ def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
 
     The k-th best of any subset of a row's scores is at most the row's k-th best, so
     every score below it can be dropped without looking further; a sample of SAMPLE
-    distinct scores per row makes that bound tight enough to leave a few hundred of
+    distinct scores per row makes that bound tight enough to leave a few dozen of
     the thousands. What is left is sorted once by (row, score down, column).
     """
     n = sims.shape[0]
@@ -237,7 +239,7 @@ def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
     sample = np.where(step < counts[:, None], data[np.minimum(pos, len(data) - 1)], -np.inf)
     bound = -np.partition(-sample, k - 1, axis=1)[:, k - 1] if k <= SAMPLE else np.full(n, -np.inf)
     row = np.repeat(np.arange(n), counts)
-    keep = (data > 0.0) & (data >= bound[row])
+    keep = (data > 0.0) & (data >= np.repeat(bound, counts))
     row, col, score = row[keep], cols[keep], data[keep]
     order = np.lexsort((col, -score, row))
     row, col = row[order], col[order]
