@@ -10,6 +10,7 @@ in messages. It collects every problem of the file before raising.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .chars import INVISIBLE
 from .errors import GeneratorError, SeedError, raise_all
@@ -88,13 +89,24 @@ def parse_header(line: str, path: str) -> tuple[str, int]:
     return m["venue"].strip(), year
 
 
+def blank(line: str) -> bool:
+    """Whether a line shows nothing: white space and invisible format characters only.
+
+    A line of a zero-width space, a BOM or bidi controls looks blank in an editor and in
+    the pull request's diff, so it separates abstracts as a blank line does; read as text,
+    it joined the abstracts on either side into one paper (its marks are removed).
+    A visible character ends the check, so an ordinary line costs one lookup.
+    """
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in line)
+
+
 def paragraphs(lines: list[str], first_line: int = 1) -> list[tuple[int, list[str]]]:
-    """Group lines into paragraphs separated by blank lines: (line number, lines)."""
+    """Group lines into paragraphs separated by blank lines (:func:`blank`): (line number, lines)."""
     out: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
     for number, line in enumerate(lines, start=first_line):
-        if line.strip():
+        if not blank(line):
             if not current:
                 start = number
             current.append(line)

@@ -10,7 +10,7 @@ from support import CORPORA, run_generator
 from generator.build import parse_all
 from generator.errors import ErrorList, GeneratorError, SeedError
 from generator.identify import paper_id
-from generator.parse import parse_seed
+from generator.parse import abstract_texts, parse_seed
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -111,6 +111,17 @@ def test_header_forms():
 def test_invisible_characters_are_removed_from_the_text():
     [paper] = parse_seed(seed("ICML 2026 Papers", "", A1.replace("Graph", "Gr\u200bap\u202eh")), "s.txt")
     assert paper.text == A1
+
+
+@pytest.mark.parametrize("line", ["\u200b", "\ufeff", "\u202e\u2066 ", "\u00ad", "\u2061\t"],
+                         ids=["zero-width space", "BOM", "bidi controls", "soft hyphen", "invisible operator"])
+def test_a_line_that_shows_nothing_separates_abstracts(line):
+    # It looks blank in an editor and in the pull request's diff, and the invisible marks
+    # are removed from the text: joined, the two abstracts were published as one paper.
+    data = seed("ICML 2026 Papers", "", A1, line, A2)
+    papers = parse_seed(data, "s.txt")
+    assert [(p.text, p.source.line) for p in papers] == [(A1, 3), (A2, 5)]
+    assert abstract_texts(data, "s.txt") == [A1, A2]
 
 
 # Bidi controls and zero-width marks, every one: they would reorder or hide the venue
