@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .build import derive, derive_all
@@ -34,14 +34,18 @@ class Verdict:
         added replaces the abstract on the existing paper's page, and its links become
         the paper's: a reviewer must be told, not shown the word "duplicate" alone.
         """
+        return self.rewrite_as(str, str)
+
+    def rewrite_as(self, words: Callable[[str], str], url: Callable[[str], str]) -> str:
+        """:attr:`rewrite` with its own words written by ``words`` and each new link by ``url``."""
         if self.status != "duplicate" or self.existing is None or self.paper.text == self.existing.text:
             return ""
         added = len(self.paper.text.split()) - len(self.existing.text.split())
-        what = [f"replaces the abstract shown on the site ({added:+d} words)"]
+        what = [words(f"replaces the abstract shown on the site ({added:+d} words)")]
         new_links = sorted({l.url for l in self.paper.links} - {l.url for l in self.existing.links})
         if new_links:
-            what.append("adds links: " + ", ".join(new_links))
-        return "; ".join(what)
+            what.append(words("adds links: ") + words(", ").join(map(url, new_links)))
+        return words("; ").join(what)
 
     @property
     def existing_title(self) -> str:
@@ -114,6 +118,12 @@ def report_text(verdicts: Sequence[Verdict]) -> str:
 # line-separator character, as a numeric character reference; quoted text goes in an
 # HTML <code> element, whose content is ordinary Markdown text. Nothing in it can then
 # end the quote, split a table cell, or become a link, image, emphasis or HTML.
+#
+# Every text from a seed (titles, links, file names, messages) is quoted so, or is a
+# link's label: after Markdown, GitHub's HTML pipeline reads the text, its character
+# references decoded, and makes "@name" a mention (a notification) and "#12" a link to
+# an issue, everywhere but in code, pre and a elements. Tags and the report's own words
+# are written with md_text alone.
 
 
 _NOT_PLAIN = re.compile(r"[^A-Za-z0-9 ]")
@@ -154,16 +164,16 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
         ]
         for v in rows:
             if v.status == "duplicate":
-                title = md_text(v.existing_title)
+                title = md_quote(v.existing_title)
                 target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
                 status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
                 if v.rewrite:
-                    status += f"; **{md_text(v.rewrite)}**"
+                    status += f"; **{v.rewrite_as(md_text, md_quote)}**"
             elif v.status == "repeat":
                 status = f"repeats line {v.duplicate_of.line} of this file"
             else:
                 status = "new"
-            out.append(f"| {v.source.line} | {md_text(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {status} |")
+            out.append(f"| {v.source.line} | {md_quote(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {status} |")
         out.append("")
     return "\n".join(out)
 
