@@ -96,6 +96,22 @@ def test_clash_without_alternatives_uses_venue_then_a_number() -> None:
     assert [p.title for p in titled] == ["ZetaNet", "ZetaNet (ICLR 2024)", "ZetaNet (2)"]
 
 
+@pytest.mark.parametrize("opening", [
+    'We propose a model named " which works.',
+    "A method called ' is proposed.",
+    "We call it \u201c \u201d here.",
+    'Our model, termed "", helps.',
+    "We propose **\u00a0\u00a0\u00a0** for x.",
+    "We propose \\textbf{\u3000\u3000\u3000} here.",
+])
+def test_a_name_that_is_only_quotes_or_spaces_is_no_name(opening) -> None:
+    # The quotes were stripped from the named "name", leaving nothing, and a bold span of
+    # no-break spaces has no first word: IndexErrors that stopped the build, from a stray
+    # quote after "named" or "called", or spaces set in bold.
+    title = derive_title(opening + " We study sparse attention for long documents and report gains on five benchmarks.")
+    assert title.strip("\"'\u201c\u201d ") and title != "Untitled"
+
+
 def test_abstracts_with_no_title_in_them_are_untitled_one_by_one() -> None:
     # Two abstracts with nothing to make a title of (no words) crashed the build with an
     # IndexError: the second one's alternatives were none at all.
