@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
+from .errors import GeneratorError, SeedError, raise_all
 from .identify import normalize
 from .model import Link, Paper
 
@@ -132,11 +133,32 @@ def merge(variants: list[Paper]) -> Paper:
     )
 
 
+def _same_text(by_id: dict[str, list[Paper]]) -> None:
+    """Refuse different abstracts that share an id, naming both.
+
+    An id is a 48-bit prefix of a SHA-256 (:mod:`generator.identify`): by chance two
+    abstracts share one with odds of one in billions, but a text with a chosen paper's id
+    costs about 2**48 hashes, hours on a GPU. Merged as an exact duplicate, the longer
+    would be shown in place of the other, whatever its words.
+    """
+    errors: list[GeneratorError] = []
+    for pid, group in by_id.items():
+        if len(group) > 1:
+            first, *rest = sorted(group, key=lambda p: p.source)
+            for p in rest:
+                if normalize(p.text) != normalize(first.text):
+                    errors.append(SeedError(f"this abstract has the id {pid} of a different one, at {first.source} "
+                                            "(their texts' hashes begin alike): change a word of it", p.source.file, p.source.line))
+    raise_all(errors)
+
+
 def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
-    """Merge exact and near duplicates; every source ends up in exactly one paper."""
+    """Merge exact and near duplicates; every source ends up in exactly one paper.
+    Different abstracts with one id are refused (:class:`SeedError`)."""
     by_id: dict[str, list[Paper]] = defaultdict(list)
     for p in papers:
         by_id[p.id].append(p)
+    _same_text(by_id)
     ids = sorted(by_id)
     exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 

@@ -5,7 +5,7 @@ import re
 import shutil
 import textwrap
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from generator import dedupe
 from generator.build import build, display_path, parse_all, read_seeds, seed_paths
 from generator.dedupe import deduplicate, merge
 from generator.identify import paper_id
+from generator.errors import SeedError
 from generator.model import Digest, Link, Paper, Source
 from test_parse import A1, A2, A3
 
@@ -102,6 +103,23 @@ def test_exact_duplicates_share_an_id_and_keep_the_first_submitted_text():
     assert merged.text == A1.upper()  # same length: the first submitted (smallest file and line) is shown
     assert (merged.venue, merged.year) == ("ICML", 2026)
     assert merged.merged == 2
+
+
+def test_different_abstracts_with_one_id_stop_the_build_naming_both():
+    # An id is 48 bits of a SHA-256: a text with a chosen paper's id costs about 2**48
+    # hashes, hours on a GPU. Taken for an exact duplicate, it was merged into that paper
+    # and, longer, shown in its place: an abstract replaced by one that shares no word.
+    original = paper(A1, "seeds/a.txt", 3)
+    forged = replace(paper(A2, "seeds/b.txt", 7), id=original.id)
+    with pytest.raises(SeedError) as info:
+        deduplicate([forged, original])
+    assert str(info.value) == (
+        f"seeds/b.txt:7: this abstract has the id {original.id} of a different one, at seeds/a.txt:3 "
+        "(their texts' hashes begin alike): change a word of it"
+    )
+    # the same text written differently is one abstract
+    again = paper(A1.replace("Graph", "GRAPH").replace(" ", "  "), "seeds/b.txt", 7)
+    assert again.id == original.id and len(deduplicate([again, original])) == 1
 
 
 def test_different_abstracts_are_not_merged():
