@@ -372,8 +372,8 @@ def safe_href(url: str) -> str:
 # -- math -----------------------------------------------------------------------
 
 # Math is drawn by KaTeX in the reader's browser. A formula that is very long, very
-# deeply nested or that moves things far (\kern{-5000em}) can hang or crash the
-# tab, so such a formula is shown as its TeX source instead, with a note.
+# deeply nested or that moves things far (\kern{-5000em}, or kerns that add up to that)
+# can hang or crash the tab, so such a formula is shown as its TeX source instead, with a note.
 MAX_MATH_CHARS = 500
 MAX_MATH_DEPTH = 8
 MAX_MATH_COMMANDS = 60
@@ -412,9 +412,9 @@ def math_problem(tex: str) -> str:
         return f"nested more than {MAX_MATH_DEPTH} levels deep"
     if commands > MAX_MATH_COMMANDS:
         return f"more than {MAX_MATH_COMMANDS} commands"
-    for _, num, unit in _NUMBER_UNIT.findall(tex):
-        if float(num) * _EM_PER_UNIT[unit.lower()] > MAX_SHIFT_EM:
-            return "it moves or sizes something too far"
+    # added up: nested \raisebox{4.9em}s lift by their sum, kerns in a row move what follows by theirs
+    if sum(float(num) * _EM_PER_UNIT[unit.lower()] for _, num, unit in _NUMBER_UNIT.findall(tex)) > MAX_SHIFT_EM:
+        return "it moves or sizes something too far"
     return ""
 
 

@@ -49,6 +49,11 @@ FAR = {
     "raisebox_trailing_dot": r"\raisebox{-9000.em}{x}",
     "row_gap_of_newline": r"\begin{aligned}a\\[-5000em]b\end{aligned}",
     "arraystretch": r"\def\arraystretch{5000}\begin{matrix}a\\b\end{matrix}",
+    # each distance under 5 em, together far: nested raiseboxes lift x by 39 em, and kerns
+    # in a row draw what follows the formula 98 em to the left, over the page or off it
+    "nested_raiseboxes": r"\raisebox{4.9em}{" * 8 + "x" + "}" * 8,
+    "kerns_in_a_row": r"\kern{-4.9em}" * 20 + " x",
+    "row_gaps_in_a_row": r"\begin{aligned}" + r"a\\[4.9em]" * 10 + r"b\end{aligned}",
 }
 
 
