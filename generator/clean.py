@@ -388,6 +388,8 @@ _DEFINITIONS = frozenset(["\\def", "\\gdef", "\\edef", "\\xdef", "\\let", "\\fut
 # ("5000.em" is 5000 em to TeX).
 _NUMBER_UNIT = re.compile(r"(-?)\s*([0-9]+\.?[0-9]*|\.[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)",
                           re.IGNORECASE)
+# Spaces that move what follows back without a unit to see (KaTeX: \! is -3 mu).
+_NEGATIVE_SPACES = {"\\!": 1 / 6, "\\negthinspace": 1 / 6, "\\negmedspace": 2 / 9, "\\negthickspace": 5 / 18}
 _EM_PER_UNIT = {"em": 1, "ex": 0.45, "mu": 1 / 18, "pt": 0.1, "bp": 0.1, "px": 0.1, "pc": 1.2, "dd": 0.107,
                 "cc": 1.28, "mm": 0.285, "cm": 2.85, "in": 7.2, "sp": 0, "nd": 0.107, "nc": 1.28}
 
@@ -397,8 +399,10 @@ def math_problem(tex: str) -> str:
     if len(tex) > MAX_MATH_CHARS:
         return f"longer than {MAX_MATH_CHARS} characters"
     depth = deepest = commands = 0
+    moved = 0.0
     for m in _MATH_TOKEN.finditer(tex):
         tok = m.group()
+        moved += _NEGATIVE_SPACES.get(tok, 0.0)
         if tok == "{" or tok in ("\\left", "\\begin"):
             depth += 1
             deepest = max(deepest, depth)
@@ -413,7 +417,8 @@ def math_problem(tex: str) -> str:
     if commands > MAX_MATH_COMMANDS:
         return f"more than {MAX_MATH_COMMANDS} commands"
     # added up: nested \raisebox{4.9em}s lift by their sum, kerns in a row move what follows by theirs
-    if sum(float(num) * _EM_PER_UNIT[unit.lower()] for _, num, unit in _NUMBER_UNIT.findall(tex)) > MAX_SHIFT_EM:
+    moved += sum(float(num) * _EM_PER_UNIT[unit.lower()] for _, num, unit in _NUMBER_UNIT.findall(tex))
+    if moved > MAX_SHIFT_EM:
         return "it moves or sizes something too far"
     return ""
 

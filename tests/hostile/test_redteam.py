@@ -54,6 +54,9 @@ FAR = {
     "nested_raiseboxes": r"\raisebox{4.9em}{" * 8 + "x" + "}" * 8,
     "kerns_in_a_row": r"\kern{-4.9em}" * 20 + " x",
     "row_gaps_in_a_row": r"\begin{aligned}" + r"a\\[4.9em]" * 10 + r"b\end{aligned}",
+    # negative spaces without a unit: 200 of \! are -33 em
+    "negative_thin_spaces": r"\!" * 200 + " x",
+    "negative_thick_spaces": r"\negthickspace" * 30 + " x",
 }
 
 
