@@ -38,6 +38,8 @@ MIN_JACCARD = 0.5  # shared shingles / all shingles (stops a short text matching
 # a true duplicate (Jaccard >= MIN_JACCARD) shares about half of its 16 (fewer
 # than 3 with probability 0.2%), while abstracts that share a stock phrase share one.
 MIN_SHARED_SKETCH = 3
+# The most submissions of one abstract merged into one paper: merging checks every pair.
+MAX_GROUP = 64
 
 _WORD = re.compile(r"\w+")
 
@@ -93,6 +95,21 @@ def candidate_pairs(sketches: list[list[int]]) -> list[tuple[int, int]]:
                 for j in members[x + 1 :]:
                     shared[i, j] += 1
     return sorted(pair for pair, n in shared.items() if n >= MIN_SHARED_SKETCH)
+
+
+def _alike(a: list[int], b: list[int], sets: list[frozenset[int]]) -> bool:
+    """Whether two groups may merge: every abstract of one is a duplicate of every abstract
+    of the other, and together they stay within MAX_GROUP.
+
+    Duplicates of a duplicate are not all duplicates of each other: "X Y" (two different
+    abstracts one after the other) is a near duplicate of X and of Y when they are as long,
+    and a few steps of such texts lead from any abstract to any other. Merged through them,
+    X and Y would be one paper showing the longest text; so every pair is checked (the
+    size bound keeps that cheap: a paper is not submitted 64 times).
+    """
+    if len(a) + len(b) > MAX_GROUP:
+        return False
+    return all(is_duplicate(sets[x], sets[y]) for x in a for y in b)
 
 
 def _find(parent: list[int], i: int) -> int:
@@ -165,11 +182,14 @@ def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
     word_hash = _Words()
     sets = [shingles(p.text, word_hash) for p in exact]
     parent = list(range(len(exact)))
+    members = {i: [i] for i in range(len(exact))}  # root -> its group
     for i, j in candidate_pairs([sketch(s) for s in sets]):
         if is_duplicate(sets[i], sets[j]):
             ri, rj = _find(parent, i), _find(parent, j)
-            if ri != rj:
-                parent[max(ri, rj)] = min(ri, rj)
+            if ri != rj and _alike(members[ri], members[rj], sets):
+                root, other = min(ri, rj), max(ri, rj)
+                parent[other] = root
+                members[root] += members.pop(other)
 
     groups: dict[int, list[Paper]] = defaultdict(list)
     for i, p in enumerate(exact):

@@ -122,6 +122,25 @@ def test_different_abstracts_with_one_id_stop_the_build_naming_both():
     assert again.id == original.id and len(deduplicate([again, original])) == 1
 
 
+def test_a_chain_of_near_duplicates_does_not_merge_two_different_papers():
+    # Each text a near duplicate of the next, A1 with more and more of A3 added, then less
+    # and less of A1: the ends share no sentence. Merged through the chain, the paper of
+    # A1 and the paper of A3 became one, and a pull request of five texts took a paper
+    # already on the site off it (its page an alias of the other's).
+    x, y = A1.split(), A3.split()
+    steps = [x + y[: len(y) // 3], x + y[: 2 * len(y) // 3], x + y, x[len(x) // 3:] + y, x[2 * len(x) // 3:] + y]
+    chain = [A1, *(" ".join(s) for s in steps), A3]
+    sets = [dedupe.shingles(t) for t in chain]
+    assert all(dedupe.is_duplicate(a, b) for a, b in zip(sets, sets[1:])) and not dedupe.is_duplicate(sets[0], sets[-1])
+    merged = deduplicate(paper(t, "seeds/a.txt", 3 + 2 * n) for n, t in enumerate(chain))
+    holding = {t: [p for p in merged if any(s.line == 3 + 2 * n for s in p.sources)] for n, t in enumerate(chain)}
+    assert all(len(ps) == 1 for ps in holding.values())  # every source in exactly one paper
+    assert holding[A1][0] is not holding[A3][0]
+    for p in merged:  # and every paper's texts are duplicates of each other
+        texts = [chain[(s.line - 3) // 2] for s in p.sources]
+        assert all(dedupe.is_duplicate(dedupe.shingles(a), dedupe.shingles(b)) for a in texts for b in texts)
+
+
 def test_different_abstracts_are_not_merged():
     papers = [paper(A1, "a", 1), paper(A2, "a", 3), paper(A3, "a", 5)]
     assert [sources(p) for p in deduplicate(papers)] == [[str(p.source)] for p in sorted(papers, key=lambda p: p.id)]
