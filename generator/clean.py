@@ -388,6 +388,9 @@ _DEFINITIONS = frozenset(["\\def", "\\gdef", "\\edef", "\\xdef", "\\let", "\\fut
 # ("5000.em" is 5000 em to TeX).
 _NUMBER_UNIT = re.compile(r"(-?)\s*([0-9]+\.?[0-9]*|\.[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)",
                           re.IGNORECASE)
+# Boxes of no width or height whose content is drawn over the text beside them, however
+# wide or tall it is (a white \colorbox in a \mathllap hides the words before the formula).
+_OVERLAPS = frozenset(["\\llap", "\\rlap", "\\clap", "\\mathllap", "\\mathrlap", "\\mathclap", "\\smash"])
 # Spaces that move what follows back without a unit to see (KaTeX: \! is -3 mu).
 _NEGATIVE_SPACES = {"\\!": 1 / 6, "\\negthinspace": 1 / 6, "\\negmedspace": 2 / 9, "\\negthickspace": 5 / 18}
 _EM_PER_UNIT = {"em": 1, "ex": 0.45, "mu": 1 / 18, "pt": 0.1, "bp": 0.1, "px": 0.1, "pc": 1.2, "dd": 0.107,
@@ -410,6 +413,8 @@ def math_problem(tex: str) -> str:
             depth -= 1
         elif tok in _DEFINITIONS:
             return "it defines macros"
+        elif tok in _OVERLAPS:
+            return "it draws over the text beside it"
         if len(tok) > 1 and tok[1].isalpha():
             commands += 1
     if deepest > MAX_MATH_DEPTH:

@@ -70,6 +70,25 @@ def test_math_that_moves_things_far_is_not_drawn(tex):
     assert "arithmatex" not in clean.to_html(PROSE + f"${tex}$")
 
 
+# Commands that draw their content over the text beside it (a zero-width or zero-height
+# box): a white box drawn over the abstract hides its words, \smash hides the height of a
+# tall array, which then covers the lines above and below.
+OVER = {
+    "llap_white_box": r"\mathllap{\colorbox{white}{\text{MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM}}}",
+    "rlap": r"\rlap{\text{covering the words after the formula}} x",
+    "clap": r"\clap{\colorbox{white}{\text{MMMMMMMMMMMMMMMMMMMMMMMM}}}",
+    "smash_array": r"\smash{\begin{array}{c}" + "x\\\\" * 40 + r"\end{array}}",
+    "llap": r"\llap{\text{over the words before}}",
+}
+
+
+@pytest.mark.parametrize("tex", OVER.values(), ids=OVER.keys())
+def test_math_that_draws_over_other_text_is_not_drawn(tex):
+    """The distance checks see no number here: the laps and \\smash make boxes of no width
+    or height, and their content is drawn over the page however wide or tall it is."""
+    assert clean.math_problem(tex), f"{tex!r} would be drawn"
+
+
 # -- scans: a math opener whose closer is far away is rescanned for every opener ------------------
 
 
