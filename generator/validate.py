@@ -32,19 +32,28 @@ class Verdict:
 
         The merged paper shows its most complete variant, so a resubmission with text
         added replaces the abstract on the existing paper's page, and its links become
-        the paper's: a reviewer must be told, not shown the word "duplicate" alone.
+        the paper's; it takes the venue of its first source by file name, so a resubmission
+        in a file that sorts first moves it: a reviewer must be told, not shown the word
+        "duplicate" alone.
         """
         return self.rewrite_as(str, str)
 
-    def rewrite_as(self, words: Callable[[str], str], url: Callable[[str], str]) -> str:
-        """:attr:`rewrite` with its own words written by ``words`` and each new link by ``url``."""
-        if self.status != "duplicate" or self.existing is None or self.paper.text == self.existing.text:
+    def rewrite_as(self, words: Callable[[str], str], quoted: Callable[[str], str]) -> str:
+        """:attr:`rewrite` with its own words written by ``words`` and what comes from a seed
+        (links, venues) by ``quoted``."""
+        old, new = self.existing, self.paper
+        if self.status != "duplicate" or old is None:
             return ""
-        added = len(self.paper.text.split()) - len(self.existing.text.split())
-        what = [words(f"replaces the abstract shown on the site ({added:+d} words)")]
-        new_links = sorted({l.url for l in self.paper.links} - {l.url for l in self.existing.links})
-        if new_links:
-            what.append(words("adds links: ") + words(", ").join(map(url, new_links)))
+        what = []
+        if new.text != old.text:
+            added = len(new.text.split()) - len(old.text.split())
+            what.append(words(f"replaces the abstract shown on the site ({added:+d} words)"))
+            new_links = sorted({l.url for l in new.links} - {l.url for l in old.links})
+            if new_links:
+                what.append(words("adds links: ") + words(", ").join(map(quoted, new_links)))
+        if (new.venue, new.year) != (old.venue, old.year):
+            what.append(words("moves it from ") + quoted(f"{old.venue} {old.year}") + words(" to ")
+                        + quoted(f"{new.venue} {new.year}"))
         return words("; ").join(what)
 
     @property

@@ -108,7 +108,9 @@ def test_validate_text_report(project):
         f"    tags:  {', '.join(papers[3].tags)}\n"
         # the variant adds "Code is available at <url>." (6 words) to the abstract on the site
         f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31); "
-        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa\n"
+        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa; "
+        # and new.txt sorts before seeds/: the merged paper takes its venue
+        "moves it from ICML 2026 to NeurIPS 2025\n"
         f"  line {repeat}: repeats the abstract at line 3\n"
         f"  line {last}: new\n"
         f"    title: {papers[last].title}\n"
@@ -143,7 +145,8 @@ def test_validate_markdown_report(project):
             row(5, f"duplicate of [<code>{md(CURATED_TITLE)}</code>](https://digest.example/papers/{dup.id}/) "
                    f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>); "
                    f"**{md('replaces the abstract shown on the site (+6 words); adds links: ')}"
-                   f"<code>{md('https://github.com/example/consmsa')}</code>**"),
+                   f"<code>{md('https://github.com/example/consmsa')}</code>{md('; moves it from ')}"
+                   f"<code>{md('ICML 2026')}</code>{md(' to ')}<code>{md('NeurIPS 2025')}</code>**"),
             row(repeat, "repeats line 3 of this file"),
             row(last, "new"),
             "",

@@ -161,6 +161,28 @@ def test_duplicate_that_replaces_the_shown_abstract_is_reported_as_such():
     assert takeover_status != plain_status, f"both reported as {plain_status.strip()!r}"
 
 
+def test_duplicate_that_moves_a_paper_to_another_venue_is_reported_as_such():
+    """A merged paper takes the venue of its first source, by file name: the same abstract
+    resubmitted word for word in a file that sorts first, under another header, moved the
+    paper already on the site to that venue and year, and the summary said "duplicate of
+    <title>" as for any harmless resubmission."""
+    from generator.build import parse_all
+    from generator.tag import load_taxonomy
+    from generator.validate import check, report_markdown, report_text
+    from support import REPO
+
+    mission = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
+    existing = parse_all([("seeds/" + mission.name, mission.read_bytes())])
+    paper = next(p for p in existing if p.sources[0].line == 3)
+    seed = ("seeds/000_000.txt", f"Fake Venue 1999 Papers\n\n{paper.text}\n".encode())
+    digest, [verdict] = check(existing, parse_all([seed]), load_taxonomy())
+    merged = next(p for p in digest if seed[0] in {s.file for s in p.sources})
+    assert (verdict.status, merged.venue, merged.year) == ("duplicate", "Fake Venue", 1999)
+    assert f"moves it from {paper.venue} {paper.year} to Fake Venue 1999" in report_text([verdict])
+    row = next(line for line in report_markdown([verdict]).splitlines() if line.startswith("| 3 |"))
+    assert "moves it from" in row and "<code>Fake Venue 1999</code>" in row
+
+
 # -- seeds/curation.yml (comes in by pull request): tracebacks instead of path:line: message ------
 
 CURATION_TRACEBACKS = {
