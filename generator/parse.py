@@ -36,6 +36,36 @@ def _control_chars(line: str) -> list[tuple[int, str]]:
     return [(m.start() + 1, m.group()) for m in _CONTROL.finditer(line)]
 
 
+# Combining marks (Unicode category M) on one character. Writing stacks a few (Vietnamese
+# two, Devanagari and Hebrew with cantillation three or four); Chromium shapes a character
+# with its marks in time quadratic in their number: "a" and 50,000 U+0301 took 4.9 s to
+# show, 200,000 took 108 s.
+MAX_MARKS = 16
+
+
+def _mark_piles(line: str) -> list[tuple[int, int]]:
+    """(column, length) of every run of more than MAX_MARKS combining marks, format
+    characters between them not counted (zero-width joiners are removed from the text,
+    which would join the runs). Linear; an ASCII line (most of them) is not scanned."""
+    if line.isascii():
+        return []
+    out: list[tuple[int, int]] = []
+    start = run = 0
+    for col, c in enumerate(line, start=1):
+        kind = unicodedata.category(c) if c >= "\u0300" else ""
+        if kind[:1] == "M":
+            if not run:
+                start = col
+            run += 1
+        elif kind != "Cf":  # format characters (zero-width joiners, ...) do not end a pile
+            if run > MAX_MARKS:
+                out.append((start, run))
+            run = 0
+    if run > MAX_MARKS:
+        out.append((start, run))
+    return out
+
+
 _UTF16_32_BOMS = {
     b"\xff\xfe\x00\x00": "UTF-32",
     b"\x00\x00\xfe\xff": "UTF-32",
@@ -147,6 +177,13 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
             errors.append(
                 SeedError(f"invisible control character {where}{more}: remove it (it is not text)", path, number)
             )
+        piles = _mark_piles(line)
+        if piles:
+            where = ", ".join(f"{n} combining marks in a row at column {col}" for col, n in piles[:5])
+            more = f" and {len(piles) - 5} more such runs" if len(piles) > 5 else ""
+            errors.append(SeedError(
+                f"{where}{more}: no writing needs more than {MAX_MARKS} on one character, and a pile of them "
+                "hangs the reader's browser: remove them", path, number))
     # Control characters are reported with every other problem of the file, not alone:
     # a contributor should be able to fix a file in one round.
 
