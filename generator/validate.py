@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -104,11 +105,11 @@ def _status_text(v: Verdict) -> str:
 def report_text(verdicts: Sequence[Verdict]) -> str:
     lines: list[str] = []
     current = None
+    per_file = Counter(v.source.file for v in verdicts)
     for v in verdicts:
         if v.source.file != current:
             current = v.source.file
-            n = sum(1 for x in verdicts if x.source.file == current)
-            lines.append(f"{current}: {n} abstract(s)")
+            lines.append(f"{current}: {per_file[current]} abstract(s)")
         lines.append(f"  line {v.source.line}: {_status_text(v)}")
         if v.status == "new":
             lines.append(f"    title: {v.paper.title}")
@@ -155,35 +156,85 @@ def md_quote(text: str) -> str:
     return f"<code>{md_text(text)}</code>"
 
 
-def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
-    """The pull-request summary: one table per file."""
+# GitHub shows a step's summary up to 1 MiB and drops a larger one whole: a pull request of
+# thousands of new abstracts would hide the rows a reviewer must see (a duplicate that
+# rewrites a paper already on the site) with the rest.
+SUMMARY_BYTES = 1_000_000
+
+
+def _status_markdown(v: Verdict, base: str) -> str:
+    if v.status == "duplicate":
+        title = md_quote(v.existing_title)
+        target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
+        status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
+        if v.rewrite:
+            status += f"; **{v.rewrite_as(md_text, md_quote)}**"
+        return status
+    if v.status == "repeat":
+        return f"repeats line {v.duplicate_of.line} of this file"
+    return "new"
+
+
+def _urgency(v: Verdict) -> int:
+    """Which rows a cut summary keeps first: duplicates that change the site, other duplicates, repeats, new."""
+    if v.status == "duplicate":
+        return 0 if v.rewrite else 1
+    return 2 if v.status == "repeat" else 3
+
+
+def _file_head(f: str, rows: Sequence[Verdict]) -> list[str]:
+    new = sum(1 for v in rows if v.status == "new")
+    return [
+        f"### {md_quote(f)}",
+        "",
+        f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
+        "",
+        "| Line | Title | Tags | Status |",
+        "| ---: | --- | --- | --- |",
+    ]
+
+
+def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int = SUMMARY_BYTES) -> str:
+    """The pull-request summary: one table per file, within ``limit`` bytes (see SUMMARY_BYTES):
+    past it, duplicates are listed first and the rest counted."""
     base = site_url.rstrip("/") + "/" if site_url else ""
+    by_file: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        by_file.setdefault(v.source.file, []).append(v)
+    rows = [f"| {v.source.line} | {md_quote(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {_status_markdown(v, base)} |"
+            for v in verdicts]
+    heads = {f: "\n".join(_file_head(f, vs)) for f, vs in by_file.items()}
+    size = lambda text: len(text.encode("utf-8")) + 2  # noqa: E731  (and its line breaks)
+    budget = limit - 2_000  # the title and the notes
+    listed = set(range(len(verdicts)))
+    if sum(map(size, rows)) + sum(map(size, heads.values())) > budget:
+        listed, used, opened = set(), 0, set()
+        for i in sorted(range(len(verdicts)), key=lambda i: (_urgency(verdicts[i]), verdicts[i].source)):
+            f = verdicts[i].source.file
+            cost = size(rows[i]) + (size(heads[f]) if f not in opened else 0)
+            if used + cost > budget:
+                break
+            listed.add(i)
+            used += cost
+            opened.add(f)
     out: list[str] = ["## Seed check", ""]
-    files = sorted({v.source.file for v in verdicts})
-    for f in files:
-        rows = [v for v in verdicts if v.source.file == f]
-        new = sum(1 for v in rows if v.status == "new")
-        out += [
-            f"### {md_quote(f)}",
-            "",
-            f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
-            "",
-            "| Line | Title | Tags | Status |",
-            "| ---: | --- | --- | --- |",
-        ]
-        for v in rows:
-            if v.status == "duplicate":
-                title = md_quote(v.existing_title)
-                target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
-                status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
-                if v.rewrite:
-                    status += f"; **{v.rewrite_as(md_text, md_quote)}**"
-            elif v.status == "repeat":
-                status = f"repeats line {v.duplicate_of.line} of this file"
-            else:
-                status = "new"
-            out.append(f"| {v.source.line} | {md_quote(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {status} |")
+    if len(listed) < len(verdicts):
+        out += [f"**{len(verdicts) - len(listed)} of the {len(verdicts)} abstracts are not listed**: GitHub shows a summary "
+                "of at most 1 MiB. Duplicates are listed first; `python -m generator validate` lists every abstract.", ""]
+    index = {id(v): i for i, v in enumerate(verdicts)}
+    hidden_files = 0
+    for f in sorted(by_file):
+        shown = [index[id(v)] for v in by_file[f] if index[id(v)] in listed]
+        if not shown:
+            hidden_files += 1
+            continue
+        out += heads[f].split("\n")
+        out += [rows[i] for i in shown]
+        if len(shown) < len(by_file[f]):
+            out.append(f"\n{len(by_file[f]) - len(shown)} more abstract(s) of this file are not listed.")
         out.append("")
+    if hidden_files:
+        out += [f"{hidden_files} more file(s) are not listed.", ""]
     return "\n".join(out)
 
 

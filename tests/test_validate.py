@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 import textwrap
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -295,3 +296,27 @@ def test_the_report_mentions_no_one_and_references_no_issue():
         cells = rendered(report).texts["td"]
         assert [cells[i + 1] for i in range(0, 12, 4)] == titles
         assert "adds links: https://@octocat.example/#12" in cells[-1]
+
+
+def test_a_summary_too_big_for_github_still_shows_the_duplicates_that_rewrite_a_paper():
+    # GitHub drops a step summary over 1 MiB whole: 20,000 new abstracts in as many files
+    # (2.7 MB of summary) hid the one row a reviewer must see. Each file's rows were also
+    # found by a pass over every verdict: 400 million comparisons, 12 s here.
+    [paper] = parse_seed(f"X 2020 Papers\n\n{A1}\n".encode(), "a.txt")
+    verdicts = [Verdict(Source(f"seeds/{i:05d}.txt", 3), replace(paper, title=f"Title number {i}"), "new")
+                for i in range(20_000)]
+    rewrite = replace(paper, text=paper.text + " Retracted: see https://evil.example/x for the real one.",
+                      links=(Link("https://evil.example/x", "project"),))
+    verdicts.append(Verdict(Source("seeds/99999.txt", 7), rewrite, "duplicate", Source("seeds/old.txt", 3), paper))
+    start = time.perf_counter()
+    report = report_markdown(verdicts, "https://digest.example/")
+    assert time.perf_counter() - start < 10
+    assert len(report.encode("utf-8")) <= 1 << 20
+    assert "| 7 | " in report and "replaces the abstract shown on the site" in report
+    listed = report.count("| 3 | <code>Title number")
+    assert 1_000 < listed < 20_000
+    assert f"**{20_000 - listed} of the 20001 abstracts are not listed**" in report
+    assert f"{20_000 - listed} more file(s) are not listed." in report
+    # below the limit, nothing is left out
+    small = report_markdown(verdicts[:10] + verdicts[-1:])
+    assert "not listed" not in small and small.count("| 3 | ") == 10
