@@ -238,8 +238,17 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int 
     return "\n".join(out)
 
 
-def errors_markdown(messages: Sequence[str]) -> str:
-    """The pull-request summary when the seeds have problems: every message, quoted."""
+def errors_markdown(messages: Sequence[str], limit: int = SUMMARY_BYTES) -> str:
+    """The pull-request summary when the seeds have problems: every message, quoted, as many
+    as fit in ``limit`` bytes (see SUMMARY_BYTES) and the rest counted."""
     out = ["## Seed check", "", "The seed files have problems; nothing was added:", ""]
-    out += [f"- {md_quote(m)}" for m in messages]
+    used = 1_000
+    for n, m in enumerate(messages):
+        line = f"- {md_quote(m)}"
+        used += len(line.encode("utf-8")) + 1
+        if used > limit:
+            out += ["", f"{len(messages) - n} more problem(s) are not listed: GitHub shows a summary of at most 1 MiB "
+                        "(`python -m generator validate` lists them all)."]
+            break
+        out.append(line)
     return "\n".join(out) + "\n"

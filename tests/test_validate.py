@@ -18,7 +18,7 @@ from generator.build import derive, parse_all
 from generator.model import Link, Paper, Source
 from generator.parse import parse_seed
 from generator.tag import load_taxonomy
-from generator.validate import Verdict, check, report_markdown, report_text
+from generator.validate import Verdict, check, errors_markdown, report_markdown, report_text
 from test_cli import fingerprint
 from test_parse import A1, A3
 
@@ -320,3 +320,13 @@ def test_a_summary_too_big_for_github_still_shows_the_duplicates_that_rewrite_a_
     # below the limit, nothing is left out
     small = report_markdown(verdicts[:10] + verdicts[-1:])
     assert "not listed" not in small and small.count("| 3 | ") == 10
+
+
+def test_a_summary_of_problems_stays_within_what_github_shows():
+    messages = [f"seeds/x.txt:{3 + 2 * i}: this paragraph has 3 word(s), too short to be an abstract (at least 20): "
+                f"'a b {i}'" for i in range(20_000)]
+    report = errors_markdown(messages)
+    assert len(report.encode("utf-8")) <= 1 << 20
+    listed = report.count("\n- <code>")
+    assert 1_000 < listed < 20_000 and f"{20_000 - listed} more problem(s) are not listed" in report
+    assert errors_markdown(messages[:3]).count("\n- <code>") == 3
