@@ -263,9 +263,13 @@ def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
 
 
 def _git(cwd: Path, *args: str) -> str | None:
-    """The output of a git command, or None when git is missing or the command fails."""
+    """The output of a git command, or None when git is missing or the command fails.
+
+    Bytes that are not UTF-8 (a file name git took, even one removed since) are read as
+    U+FFFD: such a name matches no seed, where a strict read stopped every later build."""
     try:
-        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, encoding="utf-8")
+        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, encoding="utf-8",
+                             errors="replace")
     except OSError:
         return None
     return run.stdout if run.returncode == 0 else None
