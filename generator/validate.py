@@ -198,12 +198,12 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int 
     """The pull-request summary: one table per file, within ``limit`` bytes (see SUMMARY_BYTES):
     past it, duplicates are listed first and the rest counted."""
     base = site_url.rstrip("/") + "/" if site_url else ""
-    by_file: dict[str, list[Verdict]] = {}
-    for v in verdicts:
-        by_file.setdefault(v.source.file, []).append(v)
+    by_file: dict[str, list[int]] = {}  # each file's verdicts, by index
+    for i, v in enumerate(verdicts):
+        by_file.setdefault(v.source.file, []).append(i)
     rows = [f"| {v.source.line} | {md_quote(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {_status_markdown(v, base)} |"
             for v in verdicts]
-    heads = {f: "\n".join(_file_head(f, vs)) for f, vs in by_file.items()}
+    heads = {f: "\n".join(_file_head(f, [verdicts[i] for i in ix])) for f, ix in by_file.items()}
     size = lambda text: len(text.encode("utf-8")) + 2  # noqa: E731  (and its line breaks)
     budget = limit - 2_000  # the title and the notes
     listed = set(range(len(verdicts)))
@@ -221,10 +221,9 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int 
     if len(listed) < len(verdicts):
         out += [f"**{len(verdicts) - len(listed)} of the {len(verdicts)} abstracts are not listed**: GitHub shows a summary "
                 "of at most 1 MiB. Duplicates are listed first; `python -m generator validate` lists every abstract.", ""]
-    index = {id(v): i for i, v in enumerate(verdicts)}
     hidden_files = 0
     for f in sorted(by_file):
-        shown = [index[id(v)] for v in by_file[f] if index[id(v)] in listed]
+        shown = [i for i in by_file[f] if i in listed]
         if not shown:
             hidden_files += 1
             continue
