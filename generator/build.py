@@ -74,13 +74,32 @@ def seed_paths(locations: Iterable[Path]) -> list[Path]:
             errors.append(SeedError("no such file or folder", display_path(loc)))
             continue
         for path, folder in found:
-            problem = unsafe_input(path, folder)
+            shown = display_path(path)
+            problem = _unprintable_name(shown) or unsafe_input(path, folder)
             if problem:
-                errors.append(SeedError(problem, display_path(path)))
+                errors.append(SeedError(problem, _escaped(shown)))
             else:
                 out.add(path)
     raise_all(errors)
     return sorted(out, key=lambda p: display_path(p))
+
+
+def _unprintable_name(shown: str) -> str | None:
+    """Why a seed's name cannot be shown as written, or None if it can.
+
+    The name is quoted on pages, in the pull-request summary and in messages: a name that
+    is not UTF-8 (git takes any bytes; Python reads them as surrogates) cannot be written
+    into a page at all, a line break would start a line of the CI log of its own (a
+    "::error::" workflow command), and a bidi control would show it reversed.
+    """
+    if shown.isprintable():
+        return None
+    return "the file's name is not printable text (a line break, control or bidi character, or not UTF-8): rename it"
+
+
+def _escaped(shown: str) -> str:
+    """A path for a message: every character that is not printable as its Python escape."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in shown)
 
 
 _KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
@@ -244,9 +263,13 @@ def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
 
 
 def _git(cwd: Path, *args: str) -> str | None:
-    """The output of a git command, or None when git is missing or the command fails."""
+    """The output of a git command, or None when git is missing or the command fails.
+
+    Bytes that are not UTF-8 (a file name git took, even one removed since) are read as
+    U+FFFD: such a name matches no seed, where a strict read stopped every later build."""
     try:
-        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, encoding="utf-8")
+        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, encoding="utf-8",
+                             errors="replace")
     except OSError:
         return None
     return run.stdout if run.returncode == 0 else None

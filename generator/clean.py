@@ -372,8 +372,8 @@ def safe_href(url: str) -> str:
 # -- math -----------------------------------------------------------------------
 
 # Math is drawn by KaTeX in the reader's browser. A formula that is very long, very
-# deeply nested or that moves things far (\kern{-5000em}) can hang or crash the
-# tab, so such a formula is shown as its TeX source instead, with a note.
+# deeply nested or that moves things far (\kern{-5000em}, or kerns that add up to that)
+# can hang or crash the tab, so such a formula is shown as its TeX source instead, with a note.
 MAX_MATH_CHARS = 500
 MAX_MATH_DEPTH = 8
 MAX_MATH_COMMANDS = 60
@@ -388,6 +388,11 @@ _DEFINITIONS = frozenset(["\\def", "\\gdef", "\\edef", "\\xdef", "\\let", "\\fut
 # ("5000.em" is 5000 em to TeX).
 _NUMBER_UNIT = re.compile(r"(-?)\s*([0-9]+\.?[0-9]*|\.[0-9]+)\s*(em|ex|mu|pt|bp|px|pc|dd|cc|mm|cm|in|sp|nd|nc)",
                           re.IGNORECASE)
+# Boxes of no width or height whose content is drawn over the text beside them, however
+# wide or tall it is (a white \colorbox in a \mathllap hides the words before the formula).
+_OVERLAPS = frozenset(["\\llap", "\\rlap", "\\clap", "\\mathllap", "\\mathrlap", "\\mathclap", "\\smash"])
+# Spaces that move what follows back without a unit to see (KaTeX: \! is -3 mu).
+_NEGATIVE_SPACES = {"\\!": 1 / 6, "\\negthinspace": 1 / 6, "\\negmedspace": 2 / 9, "\\negthickspace": 5 / 18}
 _EM_PER_UNIT = {"em": 1, "ex": 0.45, "mu": 1 / 18, "pt": 0.1, "bp": 0.1, "px": 0.1, "pc": 1.2, "dd": 0.107,
                 "cc": 1.28, "mm": 0.285, "cm": 2.85, "in": 7.2, "sp": 0, "nd": 0.107, "nc": 1.28}
 
@@ -397,8 +402,10 @@ def math_problem(tex: str) -> str:
     if len(tex) > MAX_MATH_CHARS:
         return f"longer than {MAX_MATH_CHARS} characters"
     depth = deepest = commands = 0
+    moved = 0.0
     for m in _MATH_TOKEN.finditer(tex):
         tok = m.group()
+        moved += _NEGATIVE_SPACES.get(tok, 0.0)
         if tok == "{" or tok in ("\\left", "\\begin"):
             depth += 1
             deepest = max(deepest, depth)
@@ -406,15 +413,18 @@ def math_problem(tex: str) -> str:
             depth -= 1
         elif tok in _DEFINITIONS:
             return "it defines macros"
+        elif tok in _OVERLAPS:
+            return "it draws over the text beside it"
         if len(tok) > 1 and tok[1].isalpha():
             commands += 1
     if deepest > MAX_MATH_DEPTH:
         return f"nested more than {MAX_MATH_DEPTH} levels deep"
     if commands > MAX_MATH_COMMANDS:
         return f"more than {MAX_MATH_COMMANDS} commands"
-    for _, num, unit in _NUMBER_UNIT.findall(tex):
-        if float(num) * _EM_PER_UNIT[unit.lower()] > MAX_SHIFT_EM:
-            return "it moves or sizes something too far"
+    # added up: nested \raisebox{4.9em}s lift by their sum, kerns in a row move what follows by theirs
+    moved += sum(float(num) * _EM_PER_UNIT[unit.lower()] for _, num, unit in _NUMBER_UNIT.findall(tex))
+    if moved > MAX_SHIFT_EM:
+        return "it moves or sizes something too far"
     return ""
 
 

@@ -74,13 +74,14 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    checked = seed_paths(args.paths)
-    # The files being checked may already sit in seeds/ (as in a pull request): they
-    # are not "existing" papers. Compared resolved; named as the user gave them.
-    real = {p.resolve() for p in checked}
-    existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in real] if args.seeds.is_dir() else []
     topics = load_taxonomy()
     try:
+        # a file refused by name or kind is a problem of the pull request: the summary says so
+        checked = seed_paths(args.paths)
+        # The files being checked may already sit in seeds/ (as in a pull request): they
+        # are not "existing" papers. Compared resolved; named as the user gave them.
+        real = {p.resolve() for p in checked}
+        existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in real] if args.seeds.is_dir() else []
         submitted = parse_all(read_seeds(checked))
         existing = parse_all(read_seeds(existing_paths))
         curation = load_curation([args.seeds])

@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
+from .errors import GeneratorError, SeedError, raise_all
 from .identify import normalize
 from .model import Link, Paper
 
@@ -37,6 +38,8 @@ MIN_JACCARD = 0.5  # shared shingles / all shingles (stops a short text matching
 # a true duplicate (Jaccard >= MIN_JACCARD) shares about half of its 16 (fewer
 # than 3 with probability 0.2%), while abstracts that share a stock phrase share one.
 MIN_SHARED_SKETCH = 3
+# The most submissions of one abstract merged into one paper: merging checks every pair.
+MAX_GROUP = 64
 
 _WORD = re.compile(r"\w+")
 
@@ -94,6 +97,21 @@ def candidate_pairs(sketches: list[list[int]]) -> list[tuple[int, int]]:
     return sorted(pair for pair, n in shared.items() if n >= MIN_SHARED_SKETCH)
 
 
+def _alike(a: list[int], b: list[int], sets: list[frozenset[int]]) -> bool:
+    """Whether two groups may merge: every abstract of one is a duplicate of every abstract
+    of the other, and together they stay within MAX_GROUP.
+
+    Duplicates of a duplicate are not all duplicates of each other: "X Y" (two different
+    abstracts one after the other) is a near duplicate of X and of Y when they are as long,
+    and a few steps of such texts lead from any abstract to any other. Merged through them,
+    X and Y would be one paper showing the longest text; so every pair is checked (the
+    size bound keeps that cheap: a paper is not submitted 64 times).
+    """
+    if len(a) + len(b) > MAX_GROUP:
+        return False
+    return all(is_duplicate(sets[x], sets[y]) for x in a for y in b)
+
+
 def _find(parent: list[int], i: int) -> int:
     while parent[i] != i:
         parent[i] = parent[parent[i]]
@@ -132,22 +150,46 @@ def merge(variants: list[Paper]) -> Paper:
     )
 
 
+def _same_text(by_id: dict[str, list[Paper]]) -> None:
+    """Refuse different abstracts that share an id, naming both.
+
+    An id is a 48-bit prefix of a SHA-256 (:mod:`generator.identify`): by chance two
+    abstracts share one with odds of one in billions, but a text with a chosen paper's id
+    costs about 2**48 hashes, hours on a GPU. Merged as an exact duplicate, the longer
+    would be shown in place of the other, whatever its words.
+    """
+    errors: list[GeneratorError] = []
+    for pid, group in by_id.items():
+        if len(group) > 1:
+            first, *rest = sorted(group, key=lambda p: p.source)
+            for p in rest:
+                if normalize(p.text) != normalize(first.text):
+                    errors.append(SeedError(f"this abstract has the id {pid} of a different one, at {first.source} "
+                                            "(their texts' hashes begin alike): change a word of it", p.source.file, p.source.line))
+    raise_all(errors)
+
+
 def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
-    """Merge exact and near duplicates; every source ends up in exactly one paper."""
+    """Merge exact and near duplicates; every source ends up in exactly one paper.
+    Different abstracts with one id are refused (:class:`SeedError`)."""
     by_id: dict[str, list[Paper]] = defaultdict(list)
     for p in papers:
         by_id[p.id].append(p)
+    _same_text(by_id)
     ids = sorted(by_id)
     exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 
     word_hash = _Words()
     sets = [shingles(p.text, word_hash) for p in exact]
     parent = list(range(len(exact)))
+    members = {i: [i] for i in range(len(exact))}  # root -> its group
     for i, j in candidate_pairs([sketch(s) for s in sets]):
         if is_duplicate(sets[i], sets[j]):
             ri, rj = _find(parent, i), _find(parent, j)
-            if ri != rj:
-                parent[max(ri, rj)] = min(ri, rj)
+            if ri != rj and _alike(members[ri], members[rj], sets):
+                root, other = min(ri, rj), max(ri, rj)
+                parent[other] = root
+                members[root] += members.pop(other)
 
     groups: dict[int, list[Paper]] = defaultdict(list)
     for i, p in enumerate(exact):

@@ -10,6 +10,7 @@ in messages. It collects every problem of the file before raising.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .chars import INVISIBLE
 from .errors import GeneratorError, SeedError, raise_all
@@ -18,6 +19,10 @@ from .model import Paper, Source
 
 HEADER = re.compile(r"^(?P<venue>[^\s\d][^\t]*?|\d\w*)\s+(?P<year>\d{4})\s+Papers\s*$")
 MIN_WORDS = 20
+# The longest of 548 real abstracts in the shared corpora is 2,009 characters (arXiv allows
+# 1,920). Chromium lays out a long paragraph of Thai or Khmer, or of Arabic and Latin mixed,
+# in more than linear time (80,000 characters of Khmer: 3.7 s; 500,000: 156 s).
+MAX_CHARS = 10_000
 MAX_HEADER_CHARS = 80
 
 
@@ -33,6 +38,36 @@ def _control_chars(line: str) -> list[tuple[int, str]]:
     they would corrupt search and titles, so the contributor is asked to remove them.
     """
     return [(m.start() + 1, m.group()) for m in _CONTROL.finditer(line)]
+
+
+# Combining marks (Unicode category M) on one character. Writing stacks a few (Vietnamese
+# two, Devanagari and Hebrew with cantillation three or four); Chromium shapes a character
+# with its marks in time quadratic in their number: "a" and 50,000 U+0301 took 4.9 s to
+# show, 200,000 took 108 s.
+MAX_MARKS = 16
+
+
+def _mark_piles(line: str) -> list[tuple[int, int]]:
+    """(column, length) of every run of more than MAX_MARKS combining marks, format
+    characters between them not counted (zero-width joiners are removed from the text,
+    which would join the runs). Linear; an ASCII line (most of them) is not scanned."""
+    if line.isascii():
+        return []
+    out: list[tuple[int, int]] = []
+    start = run = 0
+    for col, c in enumerate(line, start=1):
+        kind = unicodedata.category(c) if c >= "\u0300" else ""
+        if kind[:1] == "M":
+            if not run:
+                start = col
+            run += 1
+        elif kind != "Cf":  # format characters (zero-width joiners, ...) do not end a pile
+            if run > MAX_MARKS:
+                out.append((start, run))
+            run = 0
+    if run > MAX_MARKS:
+        out.append((start, run))
+    return out
 
 
 _UTF16_32_BOMS = {
@@ -88,13 +123,24 @@ def parse_header(line: str, path: str) -> tuple[str, int]:
     return m["venue"].strip(), year
 
 
+def blank(line: str) -> bool:
+    """Whether a line shows nothing: white space and invisible format characters only.
+
+    A line of a zero-width space, a BOM or bidi controls looks blank in an editor and in
+    the pull request's diff, so it separates abstracts as a blank line does; read as text,
+    it joined the abstracts on either side into one paper (its marks are removed).
+    A visible character ends the check, so an ordinary line costs one lookup.
+    """
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in line)
+
+
 def paragraphs(lines: list[str], first_line: int = 1) -> list[tuple[int, list[str]]]:
-    """Group lines into paragraphs separated by blank lines: (line number, lines)."""
+    """Group lines into paragraphs separated by blank lines (:func:`blank`): (line number, lines)."""
     out: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
     for number, line in enumerate(lines, start=first_line):
-        if line.strip():
+        if not blank(line):
             if not current:
                 start = number
             current.append(line)
@@ -135,6 +181,13 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
             errors.append(
                 SeedError(f"invisible control character {where}{more}: remove it (it is not text)", path, number)
             )
+        piles = _mark_piles(line)
+        if piles:
+            where = ", ".join(f"{n} combining marks in a row at column {col}" for col, n in piles[:5])
+            more = f" and {len(piles) - 5} more such runs" if len(piles) > 5 else ""
+            errors.append(SeedError(
+                f"{where}{more}: no writing needs more than {MAX_MARKS} on one character, and a pile of them "
+                "hangs the reader's browser: remove them", path, number))
     # Control characters are reported with every other problem of the file, not alone:
     # a contributor should be able to fix a file in one round.
 
@@ -159,6 +212,11 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
                     start,
                 )
             )
+            continue
+        if len(abstract) > MAX_CHARS:
+            errors.append(SeedError(
+                f"this paragraph is {len(abstract):,} characters long, too long to be an abstract "
+                f"(at most {MAX_CHARS:,}): is a blank line missing between two abstracts?", path, start))
             continue
         src = Source(file=path, line=start, venue=venue, year=year)
         papers.append(Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year, sources=(src,)))

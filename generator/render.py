@@ -21,6 +21,7 @@ from datetime import datetime
 from functools import lru_cache, partial
 from json.encoder import encode_basestring as _json_string  # the C encoder of JSON strings
 from typing import Any
+from urllib.parse import quote
 
 from .clean import esc, first_sentence, to_html, to_plain
 from .explore import home_sections, map_link
@@ -126,7 +127,8 @@ class Repository:
     branch: str = "main"
 
     def blob(self, path: str) -> str:
-        return f"{self.url}/blob/{self.branch}/{path}"
+        # percent-encoded: a "#" or "?" in a seed file's name would end the path
+        return f"{self.url}/blob/{self.branch}/{quote(path, safe='/')}"
 
     def edit(self, path: str) -> str:
         return f"{self.url}/edit/{self.branch}/{path}"

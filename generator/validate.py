@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .build import derive, derive_all
@@ -32,16 +33,29 @@ class Verdict:
 
         The merged paper shows its most complete variant, so a resubmission with text
         added replaces the abstract on the existing paper's page, and its links become
-        the paper's: a reviewer must be told, not shown the word "duplicate" alone.
+        the paper's; it takes the venue of its first source by file name, so a resubmission
+        in a file that sorts first moves it: a reviewer must be told, not shown the word
+        "duplicate" alone.
         """
-        if self.status != "duplicate" or self.existing is None or self.paper.text == self.existing.text:
+        return self.rewrite_as(str, str)
+
+    def rewrite_as(self, words: Callable[[str], str], quoted: Callable[[str], str]) -> str:
+        """:attr:`rewrite` with its own words written by ``words`` and what comes from a seed
+        (links, venues) by ``quoted``."""
+        old, new = self.existing, self.paper
+        if self.status != "duplicate" or old is None:
             return ""
-        added = len(self.paper.text.split()) - len(self.existing.text.split())
-        what = [f"replaces the abstract shown on the site ({added:+d} words)"]
-        new_links = sorted({l.url for l in self.paper.links} - {l.url for l in self.existing.links})
-        if new_links:
-            what.append("adds links: " + ", ".join(new_links))
-        return "; ".join(what)
+        what = []
+        if new.text != old.text:
+            added = len(new.text.split()) - len(old.text.split())
+            what.append(words(f"replaces the abstract shown on the site ({added:+d} words)"))
+            new_links = sorted({l.url for l in new.links} - {l.url for l in old.links})
+            if new_links:
+                what.append(words("adds links: ") + words(", ").join(map(quoted, new_links)))
+        if (new.venue, new.year) != (old.venue, old.year):
+            what.append(words("moves it from ") + quoted(f"{old.venue} {old.year}") + words(" to ")
+                        + quoted(f"{new.venue} {new.year}"))
+        return words("; ").join(what)
 
     @property
     def existing_title(self) -> str:
@@ -91,11 +105,11 @@ def _status_text(v: Verdict) -> str:
 def report_text(verdicts: Sequence[Verdict]) -> str:
     lines: list[str] = []
     current = None
+    per_file = Counter(v.source.file for v in verdicts)
     for v in verdicts:
         if v.source.file != current:
             current = v.source.file
-            n = sum(1 for x in verdicts if x.source.file == current)
-            lines.append(f"{current}: {n} abstract(s)")
+            lines.append(f"{current}: {per_file[current]} abstract(s)")
         lines.append(f"  line {v.source.line}: {_status_text(v)}")
         if v.status == "new":
             lines.append(f"    title: {v.paper.title}")
@@ -114,6 +128,12 @@ def report_text(verdicts: Sequence[Verdict]) -> str:
 # line-separator character, as a numeric character reference; quoted text goes in an
 # HTML <code> element, whose content is ordinary Markdown text. Nothing in it can then
 # end the quote, split a table cell, or become a link, image, emphasis or HTML.
+#
+# Every text from a seed (titles, links, file names, messages) is quoted so, or is a
+# link's label: after Markdown, GitHub's HTML pipeline reads the text, its character
+# references decoded, and makes "@name" a mention (a notification) and "#12" a link to
+# an issue, everywhere but in code, pre and a elements. Tags and the report's own words
+# are written with md_text alone.
 
 
 _NOT_PLAIN = re.compile(r"[^A-Za-z0-9 ]")
@@ -136,40 +156,98 @@ def md_quote(text: str) -> str:
     return f"<code>{md_text(text)}</code>"
 
 
-def report_markdown(verdicts: Sequence[Verdict], site_url: str = "") -> str:
-    """The pull-request summary: one table per file."""
+# GitHub shows a step's summary up to 1 MiB and drops a larger one whole: a pull request of
+# thousands of new abstracts would hide the rows a reviewer must see (a duplicate that
+# rewrites a paper already on the site) with the rest.
+SUMMARY_BYTES = 1_000_000
+
+
+def _status_markdown(v: Verdict, base: str) -> str:
+    if v.status == "duplicate":
+        title = md_quote(v.existing_title)
+        target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
+        status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
+        if v.rewrite:
+            status += f"; **{v.rewrite_as(md_text, md_quote)}**"
+        return status
+    if v.status == "repeat":
+        return f"repeats line {v.duplicate_of.line} of this file"
+    return "new"
+
+
+def _urgency(v: Verdict) -> int:
+    """Which rows a cut summary keeps first: duplicates that change the site, other duplicates, repeats, new."""
+    if v.status == "duplicate":
+        return 0 if v.rewrite else 1
+    return 2 if v.status == "repeat" else 3
+
+
+def _file_head(f: str, rows: Sequence[Verdict]) -> list[str]:
+    new = sum(1 for v in rows if v.status == "new")
+    return [
+        f"### {md_quote(f)}",
+        "",
+        f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
+        "",
+        "| Line | Title | Tags | Status |",
+        "| ---: | --- | --- | --- |",
+    ]
+
+
+def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int = SUMMARY_BYTES) -> str:
+    """The pull-request summary: one table per file, within ``limit`` bytes (see SUMMARY_BYTES):
+    past it, duplicates are listed first and the rest counted."""
     base = site_url.rstrip("/") + "/" if site_url else ""
+    by_file: dict[str, list[int]] = {}  # each file's verdicts, by index
+    for i, v in enumerate(verdicts):
+        by_file.setdefault(v.source.file, []).append(i)
+    rows = [f"| {v.source.line} | {md_quote(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {_status_markdown(v, base)} |"
+            for v in verdicts]
+    heads = {f: "\n".join(_file_head(f, [verdicts[i] for i in ix])) for f, ix in by_file.items()}
+    size = lambda text: len(text.encode("utf-8")) + 2  # noqa: E731  (and its line breaks)
+    budget = limit - 2_000  # the title and the notes
+    listed = set(range(len(verdicts)))
+    if sum(map(size, rows)) + sum(map(size, heads.values())) > budget:
+        listed, used, opened = set(), 0, set()
+        for i in sorted(range(len(verdicts)), key=lambda i: (_urgency(verdicts[i]), verdicts[i].source)):
+            f = verdicts[i].source.file
+            cost = size(rows[i]) + (size(heads[f]) if f not in opened else 0)
+            if used + cost > budget:
+                break
+            listed.add(i)
+            used += cost
+            opened.add(f)
     out: list[str] = ["## Seed check", ""]
-    files = sorted({v.source.file for v in verdicts})
-    for f in files:
-        rows = [v for v in verdicts if v.source.file == f]
-        new = sum(1 for v in rows if v.status == "new")
-        out += [
-            f"### {md_quote(f)}",
-            "",
-            f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
-            "",
-            "| Line | Title | Tags | Status |",
-            "| ---: | --- | --- | --- |",
-        ]
-        for v in rows:
-            if v.status == "duplicate":
-                title = md_text(v.existing_title)
-                target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
-                status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
-                if v.rewrite:
-                    status += f"; **{md_text(v.rewrite)}**"
-            elif v.status == "repeat":
-                status = f"repeats line {v.duplicate_of.line} of this file"
-            else:
-                status = "new"
-            out.append(f"| {v.source.line} | {md_text(v.paper.title)} | {md_text(', '.join(v.paper.tags))} | {status} |")
+    if len(listed) < len(verdicts):
+        out += [f"**{len(verdicts) - len(listed)} of the {len(verdicts)} abstracts are not listed**: GitHub shows a summary "
+                "of at most 1 MiB. Duplicates are listed first; `python -m generator validate` lists every abstract.", ""]
+    hidden_files = 0
+    for f in sorted(by_file):
+        shown = [i for i in by_file[f] if i in listed]
+        if not shown:
+            hidden_files += 1
+            continue
+        out += heads[f].split("\n")
+        out += [rows[i] for i in shown]
+        if len(shown) < len(by_file[f]):
+            out.append(f"\n{len(by_file[f]) - len(shown)} more abstract(s) of this file are not listed.")
         out.append("")
+    if hidden_files:
+        out += [f"{hidden_files} more file(s) are not listed.", ""]
     return "\n".join(out)
 
 
-def errors_markdown(messages: Sequence[str]) -> str:
-    """The pull-request summary when the seeds have problems: every message, quoted."""
+def errors_markdown(messages: Sequence[str], limit: int = SUMMARY_BYTES) -> str:
+    """The pull-request summary when the seeds have problems: every message, quoted, as many
+    as fit in ``limit`` bytes (see SUMMARY_BYTES) and the rest counted."""
     out = ["## Seed check", "", "The seed files have problems; nothing was added:", ""]
-    out += [f"- {md_quote(m)}" for m in messages]
+    used = 1_000
+    for n, m in enumerate(messages):
+        line = f"- {md_quote(m)}"
+        used += len(line.encode("utf-8")) + 1
+        if used > limit:
+            out += ["", f"{len(messages) - n} more problem(s) are not listed: GitHub shows a summary of at most 1 MiB "
+                        "(`python -m generator validate` lists them all)."]
+            break
+        out.append(line)
     return "\n".join(out) + "\n"

@@ -158,6 +158,28 @@ def test_a_link_out_of_the_seed_folder_is_refused_and_its_text_not_shown(project
     assert not (project / "docs" / "papers").exists()
 
 
+@pytest.mark.parametrize("name, shown", [
+    (b"bad\xff.txt", "seeds/bad\\udcff.txt"),
+    (b"x\n::error::forged.txt", "seeds/x\\n::error::forged.txt"),
+    ("a\u202etxt.exe.txt".encode(), "seeds/a\\u202etxt.exe.txt"),
+])
+def test_a_seed_whose_name_is_not_printable_text_is_refused_by_name(project, name, shown):
+    # A name that is not UTF-8 (git takes any bytes) stopped `build` with a UnicodeEncodeError
+    # traceback: the surrogates Python reads it with cannot be written into a page. A line
+    # break starts a line of the CI log of its own (a forged "::error::" workflow command),
+    # and a bidi control shows the name reversed in the pull-request summary and on pages.
+    with open(os.path.join(os.fsencode(project / "seeds"), name), "wb") as f:
+        f.write(b"ICML 2026 Papers\n\n" + A1.encode() + b"\n")
+    message = f"{shown}: the file's name is not printable text (a line break, control or bidi character, or not UTF-8): rename it\n"
+    run = run_generator("build", cwd=project, timeout=120)
+    assert (run.returncode, run.stderr) == (1, message)
+    assert not (project / "docs" / "papers").exists()
+    path = os.fsdecode(os.path.join(b"seeds", name))
+    run = run_generator("validate", "--format", "markdown", path, cwd=project, timeout=120)
+    assert (run.returncode, run.stderr) == (1, message)
+    assert run.stdout.startswith("## Seed check\n\nThe seed files have problems; nothing was added:")
+
+
 def test_a_link_to_the_seed_folder_from_inside_is_read(project):
     (project / "seeds" / "again.txt").symlink_to("000_ca08d30626a6d4f8.txt")
     result = build([Path("seeds")], Path("docs"))

@@ -5,7 +5,7 @@ import re
 import shutil
 import textwrap
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from generator import dedupe
 from generator.build import build, display_path, parse_all, read_seeds, seed_paths
 from generator.dedupe import deduplicate, merge
 from generator.identify import paper_id
+from generator.errors import SeedError
 from generator.model import Digest, Link, Paper, Source
 from test_parse import A1, A2, A3
 
@@ -102,6 +103,42 @@ def test_exact_duplicates_share_an_id_and_keep_the_first_submitted_text():
     assert merged.text == A1.upper()  # same length: the first submitted (smallest file and line) is shown
     assert (merged.venue, merged.year) == ("ICML", 2026)
     assert merged.merged == 2
+
+
+def test_different_abstracts_with_one_id_stop_the_build_naming_both():
+    # An id is 48 bits of a SHA-256: a text with a chosen paper's id costs about 2**48
+    # hashes, hours on a GPU. Taken for an exact duplicate, it was merged into that paper
+    # and, longer, shown in its place: an abstract replaced by one that shares no word.
+    original = paper(A1, "seeds/a.txt", 3)
+    forged = replace(paper(A2, "seeds/b.txt", 7), id=original.id)
+    with pytest.raises(SeedError) as info:
+        deduplicate([forged, original])
+    assert str(info.value) == (
+        f"seeds/b.txt:7: this abstract has the id {original.id} of a different one, at seeds/a.txt:3 "
+        "(their texts' hashes begin alike): change a word of it"
+    )
+    # the same text written differently is one abstract
+    again = paper(A1.replace("Graph", "GRAPH").replace(" ", "  "), "seeds/b.txt", 7)
+    assert again.id == original.id and len(deduplicate([again, original])) == 1
+
+
+def test_a_chain_of_near_duplicates_does_not_merge_two_different_papers():
+    # Each text a near duplicate of the next, A1 with more and more of A3 added, then less
+    # and less of A1: the ends share no sentence. Merged through the chain, the paper of
+    # A1 and the paper of A3 became one, and a pull request of five texts took a paper
+    # already on the site off it (its page an alias of the other's).
+    x, y = A1.split(), A3.split()
+    steps = [x + y[: len(y) // 3], x + y[: 2 * len(y) // 3], x + y, x[len(x) // 3:] + y, x[2 * len(x) // 3:] + y]
+    chain = [A1, *(" ".join(s) for s in steps), A3]
+    sets = [dedupe.shingles(t) for t in chain]
+    assert all(dedupe.is_duplicate(a, b) for a, b in zip(sets, sets[1:])) and not dedupe.is_duplicate(sets[0], sets[-1])
+    merged = deduplicate(paper(t, "seeds/a.txt", 3 + 2 * n) for n, t in enumerate(chain))
+    holding = {t: [p for p in merged if any(s.line == 3 + 2 * n for s in p.sources)] for n, t in enumerate(chain)}
+    assert all(len(ps) == 1 for ps in holding.values())  # every source in exactly one paper
+    assert holding[A1][0] is not holding[A3][0]
+    for p in merged:  # and every paper's texts are duplicates of each other
+        texts = [chain[(s.line - 3) // 2] for s in p.sources]
+        assert all(dedupe.is_duplicate(dedupe.shingles(a), dedupe.shingles(b)) for a in texts for b in texts)
 
 
 def test_different_abstracts_are_not_merged():

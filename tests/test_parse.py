@@ -10,7 +10,7 @@ from support import CORPORA, run_generator
 from generator.build import parse_all
 from generator.errors import ErrorList, GeneratorError, SeedError
 from generator.identify import paper_id
-from generator.parse import parse_seed
+from generator.parse import abstract_texts, parse_seed
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -111,6 +111,17 @@ def test_header_forms():
 def test_invisible_characters_are_removed_from_the_text():
     [paper] = parse_seed(seed("ICML 2026 Papers", "", A1.replace("Graph", "Gr\u200bap\u202eh")), "s.txt")
     assert paper.text == A1
+
+
+@pytest.mark.parametrize("line", ["\u200b", "\ufeff", "\u202e\u2066 ", "\u00ad", "\u2061\t"],
+                         ids=["zero-width space", "BOM", "bidi controls", "soft hyphen", "invisible operator"])
+def test_a_line_that_shows_nothing_separates_abstracts(line):
+    # It looks blank in an editor and in the pull request's diff, and the invisible marks
+    # are removed from the text: joined, the two abstracts were published as one paper.
+    data = seed("ICML 2026 Papers", "", A1, line, A2)
+    papers = parse_seed(data, "s.txt")
+    assert [(p.text, p.source.line) for p in papers] == [(A1, 3), (A2, 5)]
+    assert abstract_texts(data, "s.txt") == [A1, A2]
 
 
 # Bidi controls and zero-width marks, every one: they would reorder or hide the venue
@@ -220,6 +231,38 @@ def test_many_control_characters_on_one_line_are_summarized():
         "s.txt:3: invisible control character U+0002 at column 6, U+0002 at column 14, U+0002 at column 24, "
         "U+0002 at column 34, U+0002 at column 38 and 52 more: remove it (it is not text)"
     ]
+
+
+def test_a_pile_of_combining_marks_on_one_character_is_refused():
+    # Chromium shapes one character with its marks in time quadratic in their number:
+    # "a" and 50,000 U+0301 (100 KB of a seed) took 4.9 s to show here, 200,000 took 108 s.
+    pile = "a" + "\u0301" * 40
+    data = seed("ICML 2026 Papers", "", A1, "", A2.replace("We distill", f"We {pile} distill"))
+    assert messages(data, "s.txt") == [
+        "s.txt:5: 40 combining marks in a row at column 119: no writing needs more than 16 on one "
+        "character, and a pile of them hangs the reader's browser: remove them"
+    ]
+    # zero-width joiners between the marks are removed from the text, which joins the pile
+    joined = "a" + "\u0301\u200d" * 40
+    data = seed("ICML 2026 Papers", "", A1, "", A2.replace("We distill", f"We {joined} distill"))
+    assert messages(data, "s.txt")[0].startswith("s.txt:5: 40 combining marks in a row at column 119:")
+    # Vietnamese, Devanagari and Hebrew with cantillation stack a few
+    fine = "Vi\u1ec7\u0323t \u0915\u094d\u0937\u093f \u05d1\u05bc\u05b0\u0591 " + "e" + "\u0301" * 16
+    [_, p] = parse_seed(seed("ICML 2026 Papers", "", A1, "", A2 + " " + fine), "s.txt")
+    assert p.text.endswith(fine)
+
+
+def test_a_paragraph_too_long_to_be_an_abstract_is_refused():
+    # Chromium lays out a long paragraph of Thai or Khmer, or of Arabic and Latin mixed, in
+    # more than linear time: 80,000 characters of Khmer took 3.7 s to show here, 500,000
+    # took 156 s. The longest of 548 real abstracts in the shared corpora is 2,009 characters.
+    thai = "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35 " * 2000
+    data = seed("ICML 2026 Papers", "", A1, "", A2 + " " + thai)
+    assert messages(data, "s.txt") == [
+        f"s.txt:5: this paragraph is {len(A2) + 1 + len(thai.strip()):,} characters long, too long to be an abstract "
+        "(at most 10,000): is a blank line missing between two abstracts?"
+    ]
+    assert len(parse_seed(seed("ICML 2026 Papers", "", A1 + " " + "x" * (10_000 - len(A1) - 1)), "s.txt")) == 1
 
 
 def test_whitespace_only_file_is_empty():

@@ -276,3 +276,9 @@ def test_a_topic_lists_first_sentences_by_title_and_titles_with_venues_in_its_ot
         assert sentence not in page
         for p in papers:
             assert f'<li><a href="../../../papers/{p.id}/">{p.title}</a> · NeurIPS {p.year}</li>' in page
+
+
+def test_a_seed_file_name_is_one_path_in_its_repository_link():
+    # "#" and "?" in a file's name ended the path: the link opened seeds/what with a fragment
+    repo = Repository("https://github.com/o/r", "main")
+    assert repo.blob("seeds/what?#100% é.txt") == "https://github.com/o/r/blob/main/seeds/what%3F%23100%25%20%C3%A9.txt"

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from generator.model import Paper, Source
-from generator.title import MAX_LENGTH, derive_title, title_papers
+from generator.title import MAX_LENGTH, derive_title, title_all, title_papers
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -93,6 +94,42 @@ def test_clash_without_alternatives_uses_venue_then_a_number() -> None:
     text = "We propose ZetaNet."
     titled = title_papers([paper("a", text), paper("b", text, venue="ICLR", year=2024), paper("c", text, venue="ICLR", year=2024)])
     assert [p.title for p in titled] == ["ZetaNet", "ZetaNet (ICLR 2024)", "ZetaNet (2)"]
+
+
+@pytest.mark.parametrize("opening", [
+    'We propose a model named " which works.',
+    "A method called ' is proposed.",
+    "We call it \u201c \u201d here.",
+    'Our model, termed "", helps.',
+    "We propose **\u00a0\u00a0\u00a0** for x.",
+    "We propose \\textbf{\u3000\u3000\u3000} here.",
+])
+def test_a_name_that_is_only_quotes_or_spaces_is_no_name(opening) -> None:
+    # The quotes were stripped from the named "name", leaving nothing, and a bold span of
+    # no-break spaces has no first word: IndexErrors that stopped the build, from a stray
+    # quote after "named" or "called", or spaces set in bold.
+    title = derive_title(opening + " We study sparse attention for long documents and report gains on five benchmarks.")
+    assert title.strip("\"'\u201c\u201d ") and title != "Untitled"
+
+
+def test_abstracts_with_no_title_in_them_are_untitled_one_by_one() -> None:
+    # Two abstracts with nothing to make a title of (no words) crashed the build with an
+    # IndexError: the second one's alternatives were none at all.
+    texts = [" ".join([mark] * 20) for mark in ("!!", "??", "--")]
+    titled = title_papers([paper(f"a{i}", t) for i, t in enumerate(texts)])
+    assert [p.title for p in titled] == ["Untitled", "Untitled (ICML 2026)", "Untitled (2)"]
+
+
+def test_many_clashing_titles_are_numbered_in_linear_time() -> None:
+    # Each clash counted up from (2) again: 20,000 abstracts with one title (a seed of
+    # 20,000 abstracts of punctuation is 1.3 MB) were 200 million tries, about a minute
+    # here; numbered on from the last number, 0.1 s.
+    papers = [paper(f"{i:05d}", "We propose ZetaNet.") for i in range(20_000)]
+    start = time.perf_counter()
+    titled, _ = title_all(papers, first={"We propose ZetaNet.": "ZetaNet"}, others={"We propose ZetaNet.": ["ZetaNet"]})
+    assert time.perf_counter() - start < 5
+    assert [p.title for p in titled[:3]] == ["ZetaNet", "ZetaNet (ICML 2026)", "ZetaNet (2)"]
+    assert titled[-1].title == "ZetaNet (19999)"
 
 
 def test_curated_titles_are_kept_and_reserved() -> None:

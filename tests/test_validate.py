@@ -1,7 +1,9 @@
 """`validate`: what the digest makes of a new seed file, for the contributor and the pull request."""
 from __future__ import annotations
 
+import re
 import shutil
+import time
 import textwrap
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -13,10 +15,10 @@ from support import REPO, github_markdown, run_generator
 from support import summary_references as md
 from generator import curate
 from generator.build import derive, parse_all
-from generator.model import Paper, Source
+from generator.model import Link, Paper, Source
 from generator.parse import parse_seed
 from generator.tag import load_taxonomy
-from generator.validate import Verdict, check, report_markdown, report_text
+from generator.validate import Verdict, check, errors_markdown, report_markdown, report_text
 from test_cli import fingerprint
 from test_parse import A1, A3
 
@@ -107,7 +109,9 @@ def test_validate_text_report(project):
         f"    tags:  {', '.join(papers[3].tags)}\n"
         # the variant adds "Code is available at <url>." (6 words) to the abstract on the site
         f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31); "
-        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa\n"
+        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa; "
+        # and new.txt sorts before seeds/: the merged paper takes its venue
+        "moves it from ICML 2026 to NeurIPS 2025\n"
         f"  line {repeat}: repeats the abstract at line 3\n"
         f"  line {last}: new\n"
         f"    title: {papers[last].title}\n"
@@ -124,7 +128,7 @@ def test_validate_markdown_report(project):
     repeat, last = _lines(project)
     def row(line: int, status: str) -> str:
         p = papers[line]
-        return f"| {line} | {md(p.title)} | {md(', '.join(p.tags))} | {status} |"
+        return f"| {line} | <code>{md(p.title)}</code> | {md(', '.join(p.tags))} | {status} |"
 
     dup = papers[5]
     assert (result.returncode, result.stderr) == (0, "")
@@ -139,9 +143,11 @@ def test_validate_markdown_report(project):
             "| Line | Title | Tags | Status |",
             "| ---: | --- | --- | --- |",
             row(3, "new"),
-            row(5, f"duplicate of [{md(CURATED_TITLE)}](https://digest.example/papers/{dup.id}/) "
+            row(5, f"duplicate of [<code>{md(CURATED_TITLE)}</code>](https://digest.example/papers/{dup.id}/) "
                    f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>); "
-                   f"**{md('replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa')}**"),
+                   f"**{md('replaces the abstract shown on the site (+6 words); adds links: ')}"
+                   f"<code>{md('https://github.com/example/consmsa')}</code>{md('; moves it from ')}"
+                   f"<code>{md('ICML 2026')}</code>{md(' to ')}<code>{md('NeurIPS 2025')}</code>**"),
             row(repeat, "repeats line 3 of this file"),
             row(last, "new"),
             "",
@@ -163,7 +169,7 @@ def test_report_text_without_a_digest():
     p2 = Paper(**{**p.__dict__, "title": "T", "tags": ("Graph Learning",)})
     verdicts = [Verdict(p.source, p2, "new")]
     assert report_text(verdicts) == "a.txt: 1 abstract(s)\n  line 3: new\n    title: T\n    tags:  Graph Learning\n"
-    assert report_markdown(verdicts).endswith("| 3 | T | Graph Learning | new |\n")
+    assert report_markdown(verdicts).endswith("| 3 | <code>T</code> | Graph Learning | new |\n")
 
 
 # -- the pull-request summary quotes seed text; nothing in it becomes markup -----------------
@@ -236,8 +242,91 @@ def test_the_report_shows_titles_tags_and_file_names_exactly_and_makes_no_markup
     }
     assert [attrs for tag, attrs in html.elements if tag == "a"] == [{"href": f"https://digest.example/papers/{paper.id}/"}]
     assert html.texts["h3"] == [name]
-    assert html.texts["code"] == [name, str(old)]
+    assert html.texts["code"] == [name, *HOSTILE, HOSTILE[2], HOSTILE[1], str(old)]
     cells = [html.texts["td"][i:i + 4] for i in range(0, len(html.texts["td"]), 4)]
     assert cells[:-1] == [[str(3 + i), t, f"{t}, Graph Learning", "new"] for i, t in enumerate(HOSTILE)]
     assert cells[-1] == ["99", HOSTILE[2], f"{HOSTILE[2]}, Graph Learning", f"duplicate of {HOSTILE[1]} ({old})"]
     assert html.texts["a"] == [HOSTILE[1]]
+
+
+class _Outside(HTMLParser):
+    """The text of rendered HTML that is outside ``code``, ``pre`` and ``a``: where GitHub's
+    HTML pipeline turns ``@name`` into a mention (a notification) and ``#12`` into a link to
+    an issue. Its mention and reference filters read the text after Markdown has decoded
+    character references, and skip only those elements."""
+
+    SKIPPED = {"code", "pre", "a"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.text = ""
+
+    def handle_starttag(self, tag, attrs):
+        self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        self.text += " " if self.SKIPPED & set(self.open) else data
+
+
+def github_references(markdown: str) -> list[str]:
+    """The mentions and issue references GitHub would make of ``markdown``."""
+    outside = _Outside()
+    outside.feed(github_markdown(markdown))
+    return re.findall(r"(?<![\w`])@[A-Za-z0-9][\w/-]*|(?<![\w&])#\d+|\bGH-\d+", outside.text, flags=re.IGNORECASE)
+
+
+def test_the_report_mentions_no_one_and_references_no_issue():
+    # A title is read from the abstract ("We propose @octocat, a ..." is titled "@octocat"),
+    # and a duplicate's new links are the seed's too: quoted, not mentions or references.
+    [paper] = parse_seed(f"X 2020 Papers\n\n{A1}\n".encode(), "seeds/a.txt")
+    titles = ["@octocat", "Net for @github/security and #12", "GH-7 Fixes"]
+    hostile = [replace(paper, title=t) for t in titles]
+    verdicts = [Verdict(replace(paper.source, line=3 + i), p, "new") for i, p in enumerate(hostile)]
+    linked = replace(hostile[0], text=paper.text + " More words here.",
+                     links=(Link("https://@octocat.example/#12", "project"),))
+    verdicts.append(Verdict(Source("seeds/a.txt", 99), linked, "duplicate", Source("seeds/x.txt", 9), hostile[1]))
+    for site_url in ("", "https://digest.example/"):
+        report = report_markdown(verdicts, site_url)
+        assert github_references(report) == []
+        cells = rendered(report).texts["td"]
+        assert [cells[i + 1] for i in range(0, 12, 4)] == titles
+        assert "adds links: https://@octocat.example/#12" in cells[-1]
+
+
+def test_a_summary_too_big_for_github_still_shows_the_duplicates_that_rewrite_a_paper():
+    # GitHub drops a step summary over 1 MiB whole: 20,000 new abstracts in as many files
+    # (2.7 MB of summary) hid the one row a reviewer must see. Each file's rows were also
+    # found by a pass over every verdict: 400 million comparisons, 12 s here.
+    [paper] = parse_seed(f"X 2020 Papers\n\n{A1}\n".encode(), "a.txt")
+    verdicts = [Verdict(Source(f"seeds/{i:05d}.txt", 3), replace(paper, title=f"Title number {i}"), "new")
+                for i in range(20_000)]
+    rewrite = replace(paper, text=paper.text + " Retracted: see https://evil.example/x for the real one.",
+                      links=(Link("https://evil.example/x", "project"),))
+    verdicts.append(Verdict(Source("seeds/99999.txt", 7), rewrite, "duplicate", Source("seeds/old.txt", 3), paper))
+    start = time.perf_counter()
+    report = report_markdown(verdicts, "https://digest.example/")
+    assert time.perf_counter() - start < 10
+    assert len(report.encode("utf-8")) <= 1 << 20
+    assert "| 7 | " in report and "replaces the abstract shown on the site" in report
+    listed = report.count("| 3 | <code>Title number")
+    assert 1_000 < listed < 20_000
+    assert f"**{20_000 - listed} of the 20001 abstracts are not listed**" in report
+    assert f"{20_000 - listed} more file(s) are not listed." in report
+    # below the limit, nothing is left out
+    small = report_markdown(verdicts[:10] + verdicts[-1:])
+    assert "not listed" not in small and small.count("| 3 | ") == 10
+
+
+def test_a_summary_of_problems_stays_within_what_github_shows():
+    messages = [f"seeds/x.txt:{3 + 2 * i}: this paragraph has 3 word(s), too short to be an abstract (at least 20): "
+                f"'a b {i}'" for i in range(20_000)]
+    report = errors_markdown(messages)
+    assert len(report.encode("utf-8")) <= 1 << 20
+    listed = report.count("\n- <code>")
+    assert 1_000 < listed < 20_000 and f"{20_000 - listed} more problem(s) are not listed" in report
+    assert errors_markdown(messages[:3]).count("\n- <code>") == 3

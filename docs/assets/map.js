@@ -55,7 +55,8 @@
       n: n, topics: data.topics, venues: data.venues,
       ids: new Array(n), titles: new Array(n), topicsOf: new Array(n),
       xs: new Float32Array(n), ys: new Float32Array(n),
-      first: new Int16Array(n), venue: new Int16Array(n), byId: {}, words: null,
+      // byId has no prototype: an id from the URL ("constructor", "__proto__") finds no paper
+      first: new Int16Array(n), venue: new Int16Array(n), byId: Object.create(null), words: null,
     };
     for (var i = 0; i < n; i++) {
       var r = rows[i];
@@ -72,6 +73,15 @@
       if (data.aliases[alias] in d.byId) d.byId[alias] = d.byId[data.aliases[alias]];
     }
     return d;
+  }
+
+  // The paper id in the URL's fragment; a fragment that is not percent-encoding names none.
+  function fragment() {
+    try {
+      return decodeURIComponent(location.hash.slice(1));
+    } catch (e) {
+      return "";
+    }
   }
 
   // Searchable words of each paper: its title and topic names, folded; built on first use.
@@ -373,7 +383,7 @@
     var venue = params.get("venue") || "";
     this.venue.value = d.venues.some(function (v) { return v.slug === venue; }) ? venue : "";
     this.q.value = params.get("highlight") || "";
-    this.focusOn(params.get("paper") || decodeURIComponent(location.hash.slice(1)));
+    this.focusOn(params.get("paper") || fragment());
   };
 
   MapPage.prototype.writeUrl = function () {
@@ -536,7 +546,7 @@
     this.zoomIn.addEventListener("click", function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); });
     this.zoomOut.addEventListener("click", function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); });
     this.reset.addEventListener("click", function () { self.view = fit(self.painter, self.d); self.redraw(); });
-    window.addEventListener("hashchange", function () { self.focusOn(decodeURIComponent(location.hash.slice(1))); self.redraw(); });
+    window.addEventListener("hashchange", function () { self.focusOn(fragment()); self.redraw(); });
     canvas.addEventListener("wheel", function (e) {
       e.preventDefault();
       var at = local(e);

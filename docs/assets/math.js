@@ -2,12 +2,14 @@
 // for display math) with KaTeX, loaded from assets/katex/ when a page has any. The generator already refused formulas that are too
 // long, too deeply nested or that move things far (they are shown as TeX source);
 // these options are the second line: trust is off, so \href, \url, \includegraphics
-// and \html* are refused, macro expansion and user sizes are capped, and an error
-// leaves the TeX visible as text.
+// and \html* are refused, macro expansion and user sizes are capped, and a formula KaTeX
+// cannot read is shown as its TeX source, as text. Not as KaTeX's error rendering: its
+// title attribute quotes the formula, and Material's content.tooltips shows an element's
+// title as HTML (innerHTML), so a seed's "$x^{<img src=x onerror=...>$" would run.
 (function () {
   "use strict";
   var MAX_CHARS = 600;
-  var options = { throwOnError: false, trust: false, strict: "ignore", maxExpand: 200, maxSize: 10, output: "htmlAndMathml" };
+  var options = { throwOnError: true, trust: false, strict: "ignore", maxExpand: 200, maxSize: 10, output: "htmlAndMathml" };
 
   function render(root) {
     if (typeof katex === "undefined") return;
@@ -23,7 +25,10 @@
       try {
         katex.render(tex, el, Object.assign({ displayMode: display }, options));
       } catch (e) {
-        // Leave the TeX source visible as text.
+        // KaTeX emptied the element first: the source goes back, as the generator shows a
+        // formula it does not draw
+        var delim = display ? "$$" : "$";
+        el.textContent = delim + tex + delim;
       }
     }
   }

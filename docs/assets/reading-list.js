@@ -184,7 +184,7 @@
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     }).then(function (data) {
-      var byId = {};
+      var byId = Object.create(null);  // no inherited names: see map.js
       data.papers.forEach(function (row) {
         byId[row[0]] = { id: row[0], title: row[5], venue: data.venues[row[4]].name };
       });

@@ -202,7 +202,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                                         or _is_nameish(tokens[start])):
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
-                if name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
+                # quotes with nothing in them ('termed ""', a stray quote) name nothing
+                if name and name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
                         and name.lower() not in _ANAPHORA and name.lower() not in _STOP:
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):

@@ -277,6 +277,10 @@ def _says_little(c: Candidate) -> bool:
     return len(words) < 2 or all(w in _VERY_COMMON for w in words)
 
 
+# The title of an abstract with nothing to make one of (no candidates, or none that composes).
+UNTITLED = "Untitled"
+
+
 def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
     """The abstract's candidate titles, best first (those with the method's name before the others)."""
     score_of = Scorer(context(text), weights or fitted_weights())
@@ -302,12 +306,12 @@ def best(text: str, weights: Sequence[float] | None = None) -> str:
     """The best-scoring candidate title of the abstract (only it is composed)."""
     found = candidates(text, stop=_stated)
     if not found:
-        return "Untitled"  # nothing but a word too long for any title
+        return UNTITLED  # nothing but a word too long for any title
     if len(found) == 1:
-        return found[0].composed()
+        return found[0].composed() or UNTITLED
     score_of = Scorer(context(text), weights or fitted_weights())
     top = min(_named_first(found), key=lambda c: (-score_of(c), c.rank))
-    return top.composed() or ranked(text, weights)[0]
+    return top.composed() or next(iter(ranked(text, weights)), UNTITLED)
 
 
 def derive_title(text: str) -> str:

@@ -39,7 +39,8 @@ from .phrases import (
 
 def _bold_spans(text: str) -> list[str]:
     """What the author set in bold, cleaned: usually the name of the contribution."""
-    return [s for s in bold_spans(text) if len(s) > 2 and len(s.split()) <= 6]
+    # 1 word at least: a span of no-break or ideographic spaces is no name
+    return [s for s in bold_spans(text) if len(s) > 2 and 1 <= len(s.split()) <= 6]
 
 
 def _bold_appositive(name: str, sentences: list[str]) -> list[str]:

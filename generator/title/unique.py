@@ -50,6 +50,9 @@ def title_all(papers: Iterable[Paper], mapper: Callable = serial, first: Mapping
     todo_ranked = [t for t in clashing if t not in alternatives]
     alternatives.update(zip(todo_ranked, mapper(_all_titles, todo_ranked)))
     out: list[Paper] = []
+    # the next number to try after each title: every smaller one is taken (taken only grows),
+    # so numbering the k-th paper of one title is one try, not k
+    numbered: dict[str, int] = {}
     for paper in ordered:
         if "title" in paper.curated:
             out.append(paper)
@@ -58,16 +61,18 @@ def title_all(papers: Iterable[Paper], mapper: Callable = serial, first: Mapping
         if options[0].lower() in taken:
             if paper.text not in alternatives:  # taken by another paper's alternative
                 alternatives[paper.text] = ranked(paper.text)
-            options = list(alternatives[paper.text])
+            # an abstract with nothing to make a title of has no alternatives ("Untitled")
+            options = list(alternatives[paper.text]) or options
         venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
         if venue:
             options.append(f"{options[0]} ({venue})")
         title = next((t for t in options if t.lower() not in taken), "")
-        n = 2
+        n = numbered.get(options[0].lower(), 2)
         while not title:
             candidate = f"{options[0]} ({n})"
             title = candidate if candidate.lower() not in taken else ""
             n += 1
+        numbered[options[0].lower()] = n
         taken.add(title.lower())
         out.append(dataclasses.replace(paper, title=title))
     return out, alternatives

@@ -156,6 +156,20 @@ def test_a_papers_fragment_centres_the_map_on_it(page, page_log, site_url, paper
     assert page_log.problems() == []
 
 
+@pytest.mark.parametrize("suffix", ["?paper=constructor", "?paper=__proto__", "#toString", "#%E0%A4%A"])
+def test_a_link_that_names_no_paper_opens_the_whole_map(page, page_log, site_url, papers, suffix):
+    # A shared link is untrusted: a name every object has, or a fragment that is not
+    # percent-encoding, once made the map say it "could not be loaded".
+    open_map(page, site_url, suffix)
+    assert page.locator(".digest-map-status").inner_text() == f"{len(papers)} papers."
+    assert page.locator(".digest-map-card").is_hidden()
+    page.evaluate("location.hash = '%'")
+    page.evaluate("location.hash = 'hasOwnProperty'")
+    page.wait_for_timeout(100)
+    assert page.locator(".digest-map-card").is_hidden()
+    assert page_log.problems() == []
+
+
 def test_topic_from_the_url_and_venue_from_the_menu_filter_the_map(page, page_log, site_url, papers, mission_site):
     topic_names = {t["slug"]: t["name"] for t in json.loads((mission_site.site / "map.json").read_text())["topics"]}
     counts = {slug: sum(name in p["tags"] for p in papers) for slug, name in topic_names.items()}

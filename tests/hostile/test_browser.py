@@ -54,6 +54,11 @@ LIVE_DOM_CHECK = """
   for (const el of document.querySelectorAll('.digest-abstract .katex a, .digest-abstract .katex [href]')) {
     bad.push(`KaTeX made a link: ${el.outerHTML.slice(0, 200)}`);
   }
+  // Material's content.tooltips puts an element's title into the page as HTML (innerHTML):
+  // only the generator's own notes may have one (KaTeX's error titles quote the formula)
+  for (const el of abstract.querySelectorAll('[title]')) {
+    if (!el.matches('span.digest-math-source')) bad.push(`a title in the abstract: ${el.outerHTML.slice(0, 200)}`);
+  }
   return bad;
 }
 """

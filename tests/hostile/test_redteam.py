@@ -49,6 +49,14 @@ FAR = {
     "raisebox_trailing_dot": r"\raisebox{-9000.em}{x}",
     "row_gap_of_newline": r"\begin{aligned}a\\[-5000em]b\end{aligned}",
     "arraystretch": r"\def\arraystretch{5000}\begin{matrix}a\\b\end{matrix}",
+    # each distance under 5 em, together far: nested raiseboxes lift x by 39 em, and kerns
+    # in a row draw what follows the formula 98 em to the left, over the page or off it
+    "nested_raiseboxes": r"\raisebox{4.9em}{" * 8 + "x" + "}" * 8,
+    "kerns_in_a_row": r"\kern{-4.9em}" * 20 + " x",
+    "row_gaps_in_a_row": r"\begin{aligned}" + r"a\\[4.9em]" * 10 + r"b\end{aligned}",
+    # negative spaces without a unit: 200 of \! are -33 em
+    "negative_thin_spaces": r"\!" * 200 + " x",
+    "negative_thick_spaces": r"\negthickspace" * 30 + " x",
 }
 
 
@@ -60,6 +68,25 @@ def test_math_that_moves_things_far_is_not_drawn(tex):
     _DIMENSION does not list. KaTeX's maxSize caps only positive sizes."""
     assert clean.math_problem(tex), f"{tex!r} would be drawn"
     assert "arithmatex" not in clean.to_html(PROSE + f"${tex}$")
+
+
+# Commands that draw their content over the text beside it (a zero-width or zero-height
+# box): a white box drawn over the abstract hides its words, \smash hides the height of a
+# tall array, which then covers the lines above and below.
+OVER = {
+    "llap_white_box": r"\mathllap{\colorbox{white}{\text{MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM}}}",
+    "rlap": r"\rlap{\text{covering the words after the formula}} x",
+    "clap": r"\clap{\colorbox{white}{\text{MMMMMMMMMMMMMMMMMMMMMMMM}}}",
+    "smash_array": r"\smash{\begin{array}{c}" + "x\\\\" * 40 + r"\end{array}}",
+    "llap": r"\llap{\text{over the words before}}",
+}
+
+
+@pytest.mark.parametrize("tex", OVER.values(), ids=OVER.keys())
+def test_math_that_draws_over_other_text_is_not_drawn(tex):
+    """The distance checks see no number here: the laps and \\smash make boxes of no width
+    or height, and their content is drawn over the page however wide or tall it is."""
+    assert clean.math_problem(tex), f"{tex!r} would be drawn"
 
 
 # -- scans: a math opener whose closer is far away is rescanned for every opener ------------------
@@ -132,6 +159,28 @@ def test_duplicate_that_replaces_the_shown_abstract_is_reported_as_such():
     assert plain_shown == original
     assert "evil.example" in takeover_shown  # the page of the existing paper now shows the new text
     assert takeover_status != plain_status, f"both reported as {plain_status.strip()!r}"
+
+
+def test_duplicate_that_moves_a_paper_to_another_venue_is_reported_as_such():
+    """A merged paper takes the venue of its first source, by file name: the same abstract
+    resubmitted word for word in a file that sorts first, under another header, moved the
+    paper already on the site to that venue and year, and the summary said "duplicate of
+    <title>" as for any harmless resubmission."""
+    from generator.build import parse_all
+    from generator.tag import load_taxonomy
+    from generator.validate import check, report_markdown, report_text
+    from support import REPO
+
+    mission = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
+    existing = parse_all([("seeds/" + mission.name, mission.read_bytes())])
+    paper = next(p for p in existing if p.sources[0].line == 3)
+    seed = ("seeds/000_000.txt", f"Fake Venue 1999 Papers\n\n{paper.text}\n".encode())
+    digest, [verdict] = check(existing, parse_all([seed]), load_taxonomy())
+    merged = next(p for p in digest if seed[0] in {s.file for s in p.sources})
+    assert (verdict.status, merged.venue, merged.year) == ("duplicate", "Fake Venue", 1999)
+    assert f"moves it from {paper.venue} {paper.year} to Fake Venue 1999" in report_text([verdict])
+    row = next(line for line in report_markdown([verdict]).splitlines() if line.startswith("| 3 |"))
+    assert "moves it from" in row and "<code>Fake Venue 1999</code>" in row
 
 
 # -- seeds/curation.yml (comes in by pull request): tracebacks instead of path:line: message ------
