@@ -821,3 +821,92 @@ def test_a_phrase_does_not_end_on_a_possessive() -> None:
     found = [c.composed() for c in candidates(abstract("title_possessive_cut_from_its_noun.txt"))]
     assert not any(t.endswith("Children's") or "Children's for" in t for t in found), found
     assert can_end("SDP's") and not can_end("Network's")  # a plural acronym written with 's is a noun
+
+
+# -- a phrase ends where a phrase can end, and says what it is for ---------------------------
+
+def _candidate_titles(fixture: str) -> list[str]:
+    return [c.composed() for c in candidates(abstract(fixture))]
+
+
+def test_a_purpose_has_no_purpose_of_its_own() -> None:
+    # the opening phrase "Method for Labelling Hand-Drawn Strokes for Interactive Whiteboard Software"
+    # already says what it is for: "Stroke Grouping Network for Method for ..." chains two purposes
+    combined = [c.composed() for c in candidates(abstract("title_purpose_with_a_purpose.txt")) if c.kind == "combined"]
+    assert combined and not any(t.lower().count(" for ") > 1 for t in combined), combined
+
+
+def test_a_phrase_opening_on_a_partitive_noun_is_what_its_of_names() -> None:
+    # "in the context of open-domain question answering": the phrase is the field, not the context
+    titles = _candidate_titles("title_partitive_head.txt")
+    assert "Open-Domain Question Answering" in titles, titles
+    assert not any("Context of" in t for t in titles), titles
+
+
+def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
+    # "an indispensable strategy for training small language models": not "Indispensable Strategy"
+    titles = _candidate_titles("title_evaluative_adjective.txt")
+    assert not any("Indispensable" in t for t in titles), titles
+
+
+def test_a_gerund_keeps_its_infinitive_or_goes() -> None:
+    # "a fully differentiable network for learning to localize efficiently ...": not "... for Learning"
+    from generator.title.compose import _compose
+
+    titles = _candidate_titles("title_cut_inside_a_verb_phrase.txt")
+    assert not any(t.endswith((" for Learning", " Large")) for t in titles), titles
+    assert "Differentiable Network for Learning to Localize" in titles, titles
+    # cut to fit, the description ends before its purpose, not inside its verb phrase
+    sentence = next(s for s in sentences(abstract("title_cut_inside_a_verb_phrase.txt")) if "(AFL)" in s)
+    desc = tokens(sentence.split(", a ", 1)[1].rstrip("."))
+    title = _compose("Active Floor Plan Localizer", desc)
+    assert title == "Active Floor Plan Localizer: Fully Differentiable Network", title
+
+
+def test_a_gerund_whose_object_is_a_clause_goes_with_it() -> None:
+    # "a probe for measuring how much two layers share": not "Probe for Measuring How Much Two Layers"
+    titles = _candidate_titles("title_wh_clause_object.txt")
+    assert not any(re.search(r"\bHow\b|Measuring$", t) for t in titles), titles
+    # nor one whose object is an infinitive: "a rule for choosing to freeze the layers"
+    assert not any(t.endswith("for Choosing") for t in titles), titles
+
+
+def test_a_word_in_s_before_a_determiner_is_a_verb() -> None:
+    # "the cell merging model joins the fragments", "... halves the extraction errors"
+    titles = _candidate_titles("title_verb_before_its_object.txt")
+    assert not any(t.endswith(("Joins", "Halves")) for t in titles), titles
+
+
+def test_a_participle_whose_phrase_a_cut_shortened_goes_whole() -> None:
+    # "... Hidden Markov Models based on the method | of moments": not "... Based on the Method"
+    titles = _candidate_titles("title_participle_cut_short.txt")
+    assert "MMHMM: Spectral Learning Approach for Mixtures of Hidden Markov Models" in titles, titles
+    assert not any(t.endswith("Based on the Method") for t in titles), titles
+
+
+def test_a_relation_is_not_cut_from_what_it_relates() -> None:
+    # "for revealing the relation | between reward-augmented likelihood and ...": not "for Revealing the Relation"
+    titles = _candidate_titles("title_relation_cut_short.txt")
+    assert not any(t.endswith("the Relation") for t in titles), titles
+
+
+def test_a_verb_after_and_before_that_is_not_a_noun_of_the_phrase() -> None:
+    # "on a family of parametrized control tasks and find that ...": not "... Tasks and Find"
+    titles = _candidate_titles("title_verb_after_and.txt")
+    assert "Parametrized Control Tasks" in titles, titles
+    assert not any(t.endswith("and Find") for t in titles), titles
+
+
+def test_a_title_does_not_open_on_an_adverbial() -> None:
+    # the opening sentence's first words, "In a Dueling Bandit Problem a Learner Needs", are no title
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+    from generator.title.compose import _compose
+    from generator.title.phrases import _phrase, _trim
+
+    opening = sentences(abstract("title_adverbial_opening.txt"))[0]
+    words = _trim(_phrase(tokens(opening), 0, limit=12))
+    title = _compose("", words)
+    assert title.startswith("In a Dueling Bandit Problem"), title
+    assert not _whole(Candidate(title, "topic", 0))
+    assert _whole(Candidate("On the Regret of Dueling Bandits", "topic", 0))

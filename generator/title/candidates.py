@@ -30,6 +30,8 @@ from .words import (
     _NAMEISH,
     _NAMING,
     _NAMING_FORMS,
+    _PARTITIVE,
+    _RELATIONS,
     _PREPOSITIONS,
     _SUBJECT,
     _SUBJECT_FORMS,
@@ -631,7 +633,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for head in offered:
         low = {x.lower() for x in head}
         for tail, tail_low in opening:
-            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
+            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP and _purpose(tail):
                 words = (*head, "for", *tail)
                 out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
@@ -703,9 +705,6 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
     return out
 
 
-# Nouns of a relation between two things: "we study the interplay between perception and reasoning".
-_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
-                       "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
 
 
 def _relation_between(subject: list[str]) -> bool:
@@ -720,13 +719,22 @@ def _relation_between(subject: list[str]) -> bool:
         and not any(w in ("through", "via", "using", "detail") for w in low)
 
 
+def _purpose(words: list[str]) -> list[str]:
+    """The words as what a title's "X for Y" says its X is for, or [] when they cannot be: a
+    purpose with a purpose of its own ("Neural Network for Methodology for Using Symbolic
+    Knowledge") chains two "for"s, and a reader cannot tell what serves what."""
+    if any(w.lower() == "for" for w in words):
+        return []
+    return words
+
+
 def _past_vague_head(words: list[str]) -> list[str]:
     """The phrase a vague head opens, without it: "Key Challenge in Open-Domain Question
     Answering", "Problem of Embedding Hyperedges", "Superb Performance of ResNet" name what
     follows their "in" or "of"; [] when the phrase does not open on such a head."""
     for k, w in enumerate(words[:3]):
         low = w.lower()
-        if low in _VAGUE:
+        if low in _VAGUE or low in _PARTITIVE:
             if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
                 rest = words[k + 2:]
                 return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []

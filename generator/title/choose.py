@@ -236,7 +236,14 @@ def _whole(c: Candidate) -> bool:
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
-    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+    # "In a Multi-Armed Bandit Problem a Gambler Needs": an adverbial, not a noun phrase, opens it
+    # (titles may open on "On the", "Towards", "Beyond")
+    opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in _ANAPHORA | {"a", "an", "the"}
+    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question") \
+        and not opens_adverbial
+
+
+_ADVERBIAL_OPENERS = frozenset("in at by with for from as to of into via under over through during within".split())
 
 
 def _folded_words(words) -> set[str]:
