@@ -877,6 +877,25 @@ def test_a_word_in_s_before_a_determiner_is_a_verb() -> None:
     assert not any(t.endswith(("Joins", "Halves")) for t in titles), titles
 
 
+# -- the name is of the paper's own contribution ----------------------------------------------
+
+def test_an_acronym_after_based_on_names_a_tool() -> None:
+    # "a probe based on the centered kernel alignment (CKA)": the probe is the paper's, CKA is not
+    assert not derive_title(abstract("title_tool_based_on.txt")).startswith("CKA"), derive_title(abstract("title_tool_based_on.txt"))
+
+
+def test_a_name_given_in_passing_does_not_outrank_the_one_proposed() -> None:
+    # "we introduce Polynomial Rankers (PoR)" ... "in a compact format called Block Chain Factors (BCF)"
+    assert derive_title(abstract("title_name_given_in_passing.txt")).startswith("PoR: ")
+
+
+def test_an_initialism_is_not_followed_by_another_things_name() -> None:
+    # "STI: Kendall-Stuart Rank Concordance Statistic" would read as what STI stands for
+    titles = _candidate_titles("title_acronym_with_another_name.txt")
+    assert "STI: Sliced Tail Index" in titles
+    assert not any(t.startswith("STI: Kendall") for t in titles), titles
+
+
 def test_a_participle_whose_phrase_a_cut_shortened_goes_whole() -> None:
     # "... Hidden Markov Models based on the method | of moments": not "... Based on the Method"
     titles = _candidate_titles("title_participle_cut_short.txt")

@@ -241,7 +241,12 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                         and len(before) == start - 1 and j > 0 and before[j - 1].lower() in _ARTICLES \
                         and _ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
                         and can_end(desc[-1]) and not any(w.lower().startswith(_EARLIER) for w in desc)
-                    if best is None or score > best.score:
+                    # "we introduce Exponential Machines (ExM) ... in a format called Tensor Train (TT)":
+                    # a name given outside any sentence of ours names what the contribution uses
+                    # (not "This interpolation, termed HolEx, ...": its subject points back at ours)
+                    aside = best is not None and best.score >= 4 and not m and not about_our_work(sentence) \
+                        and not (words[0] in _ANAPHORA and start <= 5) and not {"proposed", "resulting"} & set(words)
+                    if (best is None or score > best.score) and not aside:
                         best = _Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
@@ -324,6 +329,16 @@ def _spells(letters: str, words: list[str]) -> bool:
         return False
 
     return bool(letters) and match(0, 0, 0)
+
+
+def _another_name(name: str, words: list[str]) -> bool:
+    """Is the phrase a name of its own, in Title Case where the abstract writes it, that does not
+    spell the acronym ``name``? "RDC: Hirschfeld-Gebelein-Rényi Maximum Correlation Coefficient"
+    would read as what RDC stands for, where the abstract names another thing it builds on."""
+    if not (name.isalpha() and name.isupper() and 2 <= len(name) <= 5):
+        return False  # an initialism: "TORRENT: Robust Least Squares Regression" is no expansion of one
+    content = [w for w in words if w.lower() not in _SMALL]
+    return len(content) >= 2 and all(w[:1].isupper() for w in content) and content[0][0].lower() != name[0].lower()
 
 
 def _spelled_in_description(found: _Contribution) -> _Contribution:
@@ -613,7 +628,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         out.append(_lazy(kind, rank, index, ours, tuple(words)))
         # the name with a phrase of what the paper does, or of the problem its opening sentence
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
-        if name and (ours or index == 0) and name.lower() not in key:
+        if name and (ours or index == 0) and name.lower() not in key and not _another_name(name, words):
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
         if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
                 and not _is_generic(words):
