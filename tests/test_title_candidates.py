@@ -929,3 +929,25 @@ def test_a_title_does_not_open_on_an_adverbial() -> None:
     assert title.startswith("In a Dueling Bandit Problem"), title
     assert not _whole(Candidate(title, "topic", 0))
     assert _whole(Candidate("On the Regret of Dueling Bandits", "topic", 0))
+
+
+# -- a title names the paper, not its field ---------------------------------------------------
+
+def test_a_title_that_only_names_the_field_yields_to_one_in_it() -> None:
+    # the opening's subject "Optimal Transport" names the field; the paper offers a solver for it
+    title = derive_title(abstract("title_field_name_only.txt"))
+    assert title != "Optimal Transport" and "Optimal Transport" in title, title
+
+
+def test_what_the_authors_propose_in_common_words_still_says_something() -> None:
+    # "we propose an efficient approximation of gradient-based sampling": every word is common in
+    # ML abstracts, but four of them together name the contribution, where "Importance Sampling"
+    # names only the field
+    assert derive_title(abstract("title_stated_in_common_words.txt")) == "Efficient Approximation of Gradient-Based Sampling"
+
+
+def test_a_purpose_is_the_field_a_ground_noun_names() -> None:
+    # "one of the foundations of deep learning": "X for Deep Learning", not "X for Foundations of ..."
+    combined = [c.composed() for c in candidates(abstract("title_ground_noun_purpose.txt")) if c.kind == "combined"]
+    assert "Walk-Free Encoder for Deep Learning" in combined, combined
+    assert not any("Foundations" in t for t in combined), combined

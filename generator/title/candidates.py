@@ -31,6 +31,7 @@ from .words import (
     _NAMING,
     _NAMING_FORMS,
     _PARTITIVE,
+    _GROUND,
     _RELATIONS,
     _PREPOSITIONS,
     _SUBJECT,
@@ -648,7 +649,8 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for head in offered:
         low = {x.lower() for x in head}
         for tail, tail_low in opening:
-            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP and _purpose(tail):
+            tail = _purpose(tail)
+            if tail and len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
                 words = (*head, "for", *tail)
                 out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
@@ -740,6 +742,10 @@ def _purpose(words: list[str]) -> list[str]:
     Knowledge") chains two "for"s, and a reader cannot tell what serves what."""
     if any(w.lower() == "for" for w in words):
         return []
+    # "Generating Node Embeddings for Foundations of Deep Learning": for the field the phrase rests on
+    k = next((k for k, w in enumerate(words[:3]) if w.lower() in _GROUND), -1)
+    if k >= 0 and k + 2 < len(words) and words[k + 1].lower() == "of":
+        return words[k + 2:]
     return words
 
 

@@ -44,6 +44,9 @@ _GENERIC = _W["generic_heads"]
 _PARTITIVE = _W["partitive_nouns"]
 
 
+_GROUND = _W["ground_nouns"]
+
+
 _COMMON_ACRONYMS = _W["common_acronyms"]
 
 
