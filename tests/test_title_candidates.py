@@ -951,3 +951,9 @@ def test_a_purpose_is_the_field_a_ground_noun_names() -> None:
     combined = [c.composed() for c in candidates(abstract("title_ground_noun_purpose.txt")) if c.kind == "combined"]
     assert "Walk-Free Encoder for Deep Learning" in combined, combined
     assert not any("Foundations" in t for t in combined), combined
+
+
+def test_what_the_paper_studies_is_what_a_partitive_noun_names() -> None:
+    # "we study a series of architectural modifications for LSTM networks"
+    subjects = [c.composed() for c in candidates(abstract("title_partitive_subject.txt")) if c.kind == "subject"]
+    assert subjects == ["Architectural Modifications for LSTM Networks"], subjects

@@ -442,7 +442,18 @@ def _subject(tokens: list[str]) -> list[str]:
     if i < len(tokens) and tokens[i].lower() in _WH_START:
         return _trim(_phrase(tokens, i, limit=14, wh=True))
     words = _drop_fillers(_phrase(tokens, i))
-    return _trim(words)
+    # "a series of architectural modifications for LSTM networks": what the "of" names
+    return _trim(_partitive_past(words) or words)
+
+
+def _partitive_past(words: list[str]) -> list[str]:
+    """The phrase a partitive noun opens, without it ("Series of X" -> X); [] when it does not."""
+    if len(words) > 3 and words[0].lower() in _PARTITIVE and words[1].lower() == "of":
+        rest = words[2:]
+        while rest and rest[0].lower() in _ARTICLES:
+            rest = rest[1:]
+        return rest if len(rest) >= 2 else []
+    return []
 
 
 def _unnamed(tokens: list[str], start: int) -> list[str]:
