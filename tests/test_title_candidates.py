@@ -957,3 +957,10 @@ def test_what_the_paper_studies_is_what_a_partitive_noun_names() -> None:
     # "we study a series of architectural modifications for LSTM networks"
     subjects = [c.composed() for c in candidates(abstract("title_partitive_subject.txt")) if c.kind == "subject"]
     assert subjects == ["Architectural Modifications for LSTM Networks"], subjects
+
+
+def test_a_goal_of_a_field_is_the_field() -> None:
+    # "one crucial goal of survival clustering": the phrase is "Survival Clustering"
+    titles = _candidate_titles("title_goal_of.txt")
+    assert "Deep Neural Network for Survival Clustering" in titles, titles
+    assert not any("Goal" in t for t in titles), titles
