@@ -964,3 +964,9 @@ def test_a_goal_of_a_field_is_the_field() -> None:
     titles = _candidate_titles("title_goal_of.txt")
     assert "Deep Neural Network for Survival Clustering" in titles, titles
     assert not any("Goal" in t for t in titles), titles
+
+
+def test_a_two_word_name_in_brackets_after_its_long_form_leads() -> None:
+    # "which we call Gated Echo Recurrent Units (GERU Cells)": the name is "GERU Cells"
+    title = derive_title(abstract("title_two_word_name_in_brackets.txt"))
+    assert title.startswith("GERU Cells: Gated Echo Recurrent Units"), title

@@ -221,6 +221,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                             and (stop - start > 1 or not _is_nameish(name)):
                         # "called Primary Ray-based Implicit Function (PRIF)"; not "named KSTER (KeySpace...)"
                         long, name = tokens[start:stop], tokens[stop + 1]
+                    elif stop + 3 < len(tokens) and tokens[stop] == "(" and tokens[stop + 3] == ")" and stop - start > 1 \
+                            and _ACRONYM.match(tokens[stop + 1]) and _CAPITALISED.match(tokens[stop + 2]):
+                        # "we call DISsimilarity COefficient Networks (DISCO Nets)": a name of two words
+                        # in brackets after its long form is the name, as one word there is
+                        long, name = tokens[start:stop], f"{tokens[stop + 1]} {tokens[stop + 2]}"
                     elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
                             and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
                         long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
