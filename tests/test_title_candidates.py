@@ -970,3 +970,13 @@ def test_a_two_word_name_in_brackets_after_its_long_form_leads() -> None:
     # "which we call Gated Echo Recurrent Units (GERU Cells)": the name is "GERU Cells"
     title = derive_title(abstract("title_two_word_name_in_brackets.txt"))
     assert title.startswith("GERU Cells: Gated Echo Recurrent Units"), title
+
+
+def test_notation_is_not_title_material() -> None:
+    # "we study robust low-rank approximation of a matrix B under a privacy constraint": the
+    # stated subject names "B", a symbol of the abstract's mathematics; a title names no symbol
+    from generator.title.choose import _whole
+
+    found = candidates(abstract("title_math_notation.txt"))
+    assert not any(_whole(c) for c in found if re.search(r"\bB\b", c.composed())), [c.composed() for c in found]
+    assert "B" not in derive_title(abstract("title_math_notation.txt")).split()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import CONTRIBUTION, KINDS, NAME_ONLY, NAMED, NAMED_OTHER, PHRASE, SUBJECT, TERM, TOPIC, Candidate, about_our_work, candidates, title_sentences
+from .candidates import _spells, CONTRIBUTION, KINDS, NAME_ONLY, NAMED, NAMED_OTHER, PHRASE, SUBJECT, TERM, TOPIC, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
 from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _PREPOSITIONS, _STOP, _VAGUE, _VERB_FORMS, _W
@@ -233,6 +233,11 @@ def _whole(c: Candidate) -> bool:
         return False  # "Multimodal Interaction Gate: Multimodal Interactions" says nothing the name does not
     if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
         return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
+    if any(_NOTATION.match(w) for w in words if w.lower() not in ("a", "i")) \
+            and not (name and _spells("".join(ch for ch in name if ch.isalpha()).lower(), words)):
+        # "Rank-k Matrix B", "Convex Function F", "Measurements Yi=xi F": notation, not words
+        # (the Q of "SQIL: Soft Q Imitation Learning" spells the name)
+        return False
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
@@ -241,6 +246,11 @@ def _whole(c: Candidate) -> bool:
     opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in _ANAPHORA | {"a", "an", "the"}
     return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question") \
         and not opens_adverbial
+
+
+# A symbol of the abstract's mathematics: one letter, perhaps with a digit or a prime ("B", "H0",
+# "Θ1"), or a formula ("N×n", "Yi=xi", "R^d").
+_NOTATION = re.compile(r"^(?:[^\W\d_][0-9]?'?|.*[=×^|].*)$")
 
 
 _ADVERBIAL_OPENERS = frozenset("in at by with for from as to of into via under over through during within".split())
