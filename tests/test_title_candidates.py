@@ -980,3 +980,11 @@ def test_notation_is_not_title_material() -> None:
     found = candidates(abstract("title_math_notation.txt"))
     assert not any(_whole(c) for c in found if re.search(r"\bB\b", c.composed())), [c.composed() for c in found]
     assert "B" not in derive_title(abstract("title_math_notation.txt")).split()
+
+
+def test_the_following_points_ahead_and_is_no_word_of_a_title() -> None:
+    # "we consider the following multi-component sparse PCA problem", "the following bipartite matching problem"
+    found = candidates(abstract("title_the_following.txt"))
+    assert any(c.kind == "subject" and c.composed() == "Multi-Component Sparse PCA Problem" for c in found), \
+        [c.composed() for c in found]
+    assert not any("Following" in c.composed() for c in found), [c.composed() for c in found]

@@ -446,6 +446,8 @@ def _subject(tokens: list[str]) -> list[str]:
         i += 1
     if i < len(tokens) and tokens[i].lower() in _WH_START:
         return _trim(_phrase(tokens, i, limit=14, wh=True))
+    if 0 < i < len(tokens) and tokens[i].lower() == "following" and tokens[i - 1].lower() == "the":
+        i += 1  # "we consider the following sparse PCA problem": it points ahead
     words = _drop_fillers(_phrase(tokens, i))
     # "a series of architectural modifications for LSTM networks": what the "of" names
     return _trim(_partitive_past(words) or words)

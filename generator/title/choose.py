@@ -249,7 +249,7 @@ def _whole(c: Candidate) -> bool:
 
 
 # A symbol of the abstract's mathematics: one letter, perhaps with a digit or a prime ("B", "H0",
-# "Θ1"), or a formula ("N×n", "Yi=xi", "R^d").
+# "Θ1"), or a formula ("N×n", "Yi=xi", "R^d"). (Not a number: "Deep Voice 3" is a name.)
 _NOTATION = re.compile(r"^(?:[^\W\d_][0-9]?'?|.*[=×^|].*)$")
 
 

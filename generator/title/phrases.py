@@ -397,6 +397,8 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         i += 1
         if low in _SUBORDINATE and (out or run):
             break  # "..., where the learner receives ...": a detail of what came before
+        if not run and low == "following" and i >= 2 and tokens[i - 2].lower() == "the":
+            continue  # "the following sparse PCA problem" points ahead (not "following complex instructions")
         if low == "to" and run and run[-1].lower() == "learning" and (len(run) == 1 or run[-2].lower() in _JOINS) \
                 and i < n and _verb_like(tokens[i]):
             # "learning to rank", "for learning to localize": one name of a task (not "reinforcement
