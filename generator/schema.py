@@ -311,7 +311,7 @@ LINK_KINDS = ListOf("rules", LINK_RULE, "expected a mapping with one key, 'rules
 
 _WORD_LISTS = (
     "stop_words", "small_words", "contribution_verbs", "subject_verbs", "evaluation_nouns", "naming_verbs",
-    "clause_words", "filler_adjectives", "generic_heads", "common_acronyms", "availability_words",
+    "clause_words", "filler_adjectives", "partitive_nouns", "ground_nouns", "generic_heads", "common_acronyms", "availability_words",
     "subordinators", "background_verbs", "light_verbs", "contribution_gerunds", "vague_nouns",
     "self_reference", "known_names", "name_prefixes", "modifier_suffixes", "adverbs", "not_domain_words", "adjective_like_nouns", "not_link_names",
     "cannot_end",

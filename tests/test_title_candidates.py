@@ -821,3 +821,170 @@ def test_a_phrase_does_not_end_on_a_possessive() -> None:
     found = [c.composed() for c in candidates(abstract("title_possessive_cut_from_its_noun.txt"))]
     assert not any(t.endswith("Children's") or "Children's for" in t for t in found), found
     assert can_end("SDP's") and not can_end("Network's")  # a plural acronym written with 's is a noun
+
+
+# -- a phrase ends where a phrase can end, and says what it is for ---------------------------
+
+def _candidate_titles(fixture: str) -> list[str]:
+    return [c.composed() for c in candidates(abstract(fixture))]
+
+
+def test_a_purpose_has_no_purpose_of_its_own() -> None:
+    # the opening phrase "Method for Labelling Hand-Drawn Strokes for Interactive Whiteboard Software"
+    # already says what it is for: "Stroke Grouping Network for Method for ..." chains two purposes
+    combined = [c.composed() for c in candidates(abstract("title_purpose_with_a_purpose.txt")) if c.kind == "combined"]
+    assert combined and not any(t.lower().count(" for ") > 1 for t in combined), combined
+
+
+def test_a_phrase_opening_on_a_partitive_noun_is_what_its_of_names() -> None:
+    # "in the context of open-domain question answering": the phrase is the field, not the context
+    titles = _candidate_titles("title_partitive_head.txt")
+    assert "Open-Domain Question Answering" in titles, titles
+    assert not any("Context of" in t for t in titles), titles
+
+
+def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
+    # "an indispensable strategy for training small language models": not "Indispensable Strategy"
+    titles = _candidate_titles("title_evaluative_adjective.txt")
+    assert not any("Indispensable" in t for t in titles), titles
+
+
+def test_a_gerund_keeps_its_infinitive_or_goes() -> None:
+    # "a fully differentiable network for learning to localize efficiently ...": not "... for Learning"
+    from generator.title.compose import _compose
+
+    titles = _candidate_titles("title_cut_inside_a_verb_phrase.txt")
+    assert not any(t.endswith((" for Learning", " Large")) for t in titles), titles
+    assert "Differentiable Network for Learning to Localize" in titles, titles
+    # cut to fit, the description ends before its purpose, not inside its verb phrase
+    sentence = next(s for s in sentences(abstract("title_cut_inside_a_verb_phrase.txt")) if "(AFL)" in s)
+    desc = tokens(sentence.split(", a ", 1)[1].rstrip("."))
+    title = _compose("Active Floor Plan Localizer", desc)
+    assert title == "Active Floor Plan Localizer: Fully Differentiable Network", title
+
+
+def test_a_gerund_whose_object_is_a_clause_goes_with_it() -> None:
+    # "a probe for measuring how much two layers share": not "Probe for Measuring How Much Two Layers"
+    titles = _candidate_titles("title_wh_clause_object.txt")
+    assert not any(re.search(r"\bHow\b|Measuring$", t) for t in titles), titles
+    # nor one whose object is an infinitive: "a rule for choosing to freeze the layers"
+    assert not any(t.endswith("for Choosing") for t in titles), titles
+
+
+def test_a_word_in_s_before_a_determiner_is_a_verb() -> None:
+    # "the cell merging model joins the fragments", "... halves the extraction errors"
+    titles = _candidate_titles("title_verb_before_its_object.txt")
+    assert not any(t.endswith(("Joins", "Halves")) for t in titles), titles
+
+
+# -- the name is of the paper's own contribution ----------------------------------------------
+
+def test_an_acronym_after_based_on_names_a_tool() -> None:
+    # "a probe based on the centered kernel alignment (CKA)": the probe is the paper's, CKA is not
+    assert not derive_title(abstract("title_tool_based_on.txt")).startswith("CKA"), derive_title(abstract("title_tool_based_on.txt"))
+
+
+def test_a_name_given_in_passing_does_not_outrank_the_one_proposed() -> None:
+    # "we introduce Polynomial Rankers (PoR)" ... "in a compact format called Block Chain Factors (BCF)"
+    assert derive_title(abstract("title_name_given_in_passing.txt")).startswith("PoR: ")
+
+
+def test_an_initialism_is_not_followed_by_another_things_name() -> None:
+    # "STI: Kendall-Stuart Rank Concordance Statistic" would read as what STI stands for
+    titles = _candidate_titles("title_acronym_with_another_name.txt")
+    assert "STI: Sliced Tail Index" in titles
+    assert not any(t.startswith("STI: Kendall") for t in titles), titles
+
+
+def test_a_participle_whose_phrase_a_cut_shortened_goes_whole() -> None:
+    # "... Hidden Markov Models based on the method | of moments": not "... Based on the Method"
+    titles = _candidate_titles("title_participle_cut_short.txt")
+    assert "MMHMM: Spectral Learning Approach for Mixtures of Hidden Markov Models" in titles, titles
+    assert not any(t.endswith("Based on the Method") for t in titles), titles
+
+
+def test_a_relation_is_not_cut_from_what_it_relates() -> None:
+    # "for revealing the relation | between reward-augmented likelihood and ...": not "for Revealing the Relation"
+    titles = _candidate_titles("title_relation_cut_short.txt")
+    assert not any(t.endswith("the Relation") for t in titles), titles
+
+
+def test_a_verb_after_and_before_that_is_not_a_noun_of_the_phrase() -> None:
+    # "on a family of parametrized control tasks and find that ...": not "... Tasks and Find"
+    titles = _candidate_titles("title_verb_after_and.txt")
+    assert "Parametrized Control Tasks" in titles, titles
+    assert not any(t.endswith("and Find") for t in titles), titles
+
+
+def test_a_title_does_not_open_on_an_adverbial() -> None:
+    # the opening sentence's first words, "In a Dueling Bandit Problem a Learner Needs", are no title
+    from generator.title.candidates import Candidate
+    from generator.title.choose import _whole
+    from generator.title.compose import _compose
+    from generator.title.phrases import _phrase, _trim
+
+    opening = sentences(abstract("title_adverbial_opening.txt"))[0]
+    words = _trim(_phrase(tokens(opening), 0, limit=12))
+    title = _compose("", words)
+    assert title.startswith("In a Dueling Bandit Problem"), title
+    assert not _whole(Candidate(title, "topic", 0))
+    assert _whole(Candidate("On the Regret of Dueling Bandits", "topic", 0))
+
+
+# -- a title names the paper, not its field ---------------------------------------------------
+
+def test_a_title_that_only_names_the_field_yields_to_one_in_it() -> None:
+    # the opening's subject "Optimal Transport" names the field; the paper offers a solver for it
+    title = derive_title(abstract("title_field_name_only.txt"))
+    assert title != "Optimal Transport" and "Optimal Transport" in title, title
+
+
+def test_what_the_authors_propose_in_common_words_still_says_something() -> None:
+    # "we propose an efficient approximation of gradient-based sampling": every word is common in
+    # ML abstracts, but four of them together name the contribution, where "Importance Sampling"
+    # names only the field
+    assert derive_title(abstract("title_stated_in_common_words.txt")) == "Efficient Approximation of Gradient-Based Sampling"
+
+
+def test_a_purpose_is_the_field_a_ground_noun_names() -> None:
+    # "one of the foundations of deep learning": "X for Deep Learning", not "X for Foundations of ..."
+    combined = [c.composed() for c in candidates(abstract("title_ground_noun_purpose.txt")) if c.kind == "combined"]
+    assert "Walk-Free Encoder for Deep Learning" in combined, combined
+    assert not any("Foundations" in t for t in combined), combined
+
+
+def test_what_the_paper_studies_is_what_a_partitive_noun_names() -> None:
+    # "we study a series of architectural modifications for LSTM networks"
+    subjects = [c.composed() for c in candidates(abstract("title_partitive_subject.txt")) if c.kind == "subject"]
+    assert subjects == ["Architectural Modifications for LSTM Networks"], subjects
+
+
+def test_a_goal_of_a_field_is_the_field() -> None:
+    # "one crucial goal of survival clustering": the phrase is "Survival Clustering"
+    titles = _candidate_titles("title_goal_of.txt")
+    assert "Deep Neural Network for Survival Clustering" in titles, titles
+    assert not any("Goal" in t for t in titles), titles
+
+
+def test_a_two_word_name_in_brackets_after_its_long_form_leads() -> None:
+    # "which we call Gated Echo Recurrent Units (GERU Cells)": the name is "GERU Cells"
+    title = derive_title(abstract("title_two_word_name_in_brackets.txt"))
+    assert title.startswith("GERU Cells: Gated Echo Recurrent Units"), title
+
+
+def test_notation_is_not_title_material() -> None:
+    # "we study robust low-rank approximation of a matrix B under a privacy constraint": the
+    # stated subject names "B", a symbol of the abstract's mathematics; a title names no symbol
+    from generator.title.choose import _whole
+
+    found = candidates(abstract("title_math_notation.txt"))
+    assert not any(_whole(c) for c in found if re.search(r"\bB\b", c.composed())), [c.composed() for c in found]
+    assert "B" not in derive_title(abstract("title_math_notation.txt")).split()
+
+
+def test_the_following_points_ahead_and_is_no_word_of_a_title() -> None:
+    # "we consider the following multi-component sparse PCA problem", "the following bipartite matching problem"
+    found = candidates(abstract("title_the_following.txt"))
+    assert any(c.kind == "subject" and c.composed() == "Multi-Component Sparse PCA Problem" for c in found), \
+        [c.composed() for c in found]
+    assert not any("Following" in c.composed() for c in found), [c.composed() for c in found]

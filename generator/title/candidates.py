@@ -30,6 +30,9 @@ from .words import (
     _NAMEISH,
     _NAMING,
     _NAMING_FORMS,
+    _PARTITIVE,
+    _GROUND,
+    _RELATIONS,
     _PREPOSITIONS,
     _SUBJECT,
     _SUBJECT_FORMS,
@@ -219,6 +222,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                             and (stop - start > 1 or not _is_nameish(name)):
                         # "called Primary Ray-based Implicit Function (PRIF)"; not "named KSTER (KeySpace...)"
                         long, name = tokens[start:stop], tokens[stop + 1]
+                    elif stop + 3 < len(tokens) and tokens[stop] == "(" and tokens[stop + 3] == ")" and stop - start > 1 \
+                            and _ACRONYM.match(tokens[stop + 1]) and _CAPITALISED.match(tokens[stop + 2]):
+                        # "we call DISsimilarity COefficient Networks (DISCO Nets)": a name of two words
+                        # in brackets after its long form is the name, as one word there is
+                        long, name = tokens[start:stop], f"{tokens[stop + 1]} {tokens[stop + 2]}"
                     elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
                             and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
                         long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
@@ -240,7 +248,12 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                         and len(before) == start - 1 and j > 0 and before[j - 1].lower() in _ARTICLES \
                         and _ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
                         and can_end(desc[-1]) and not any(w.lower().startswith(_EARLIER) for w in desc)
-                    if best is None or score > best.score:
+                    # "we introduce Exponential Machines (ExM) ... in a format called Tensor Train (TT)":
+                    # a name given outside any sentence of ours names what the contribution uses
+                    # (not "This interpolation, termed HolEx, ...": its subject points back at ours)
+                    aside = best is not None and best.score >= 4 and not m and not about_our_work(sentence) \
+                        and not (words[0] in _ANAPHORA and start <= 5) and not {"proposed", "resulting"} & set(words)
+                    if (best is None or score > best.score) and not aside:
                         best = _Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
@@ -323,6 +336,16 @@ def _spells(letters: str, words: list[str]) -> bool:
         return False
 
     return bool(letters) and match(0, 0, 0)
+
+
+def _another_name(name: str, words: list[str]) -> bool:
+    """Is the phrase a name of its own, in Title Case where the abstract writes it, that does not
+    spell the acronym ``name``? "RDC: Hirschfeld-Gebelein-Rényi Maximum Correlation Coefficient"
+    would read as what RDC stands for, where the abstract names another thing it builds on."""
+    if not (name.isalpha() and name.isupper() and 2 <= len(name) <= 5):
+        return False  # an initialism: "TORRENT: Robust Least Squares Regression" is no expansion of one
+    content = [w for w in words if w.lower() not in _SMALL]
+    return len(content) >= 2 and all(w[:1].isupper() for w in content) and content[0][0].lower() != name[0].lower()
 
 
 def _spelled_in_description(found: _Contribution) -> _Contribution:
@@ -424,8 +447,21 @@ def _subject(tokens: list[str]) -> list[str]:
         i += 1
     if i < len(tokens) and tokens[i].lower() in _WH_START:
         return _trim(_phrase(tokens, i, limit=14, wh=True))
+    if 0 < i < len(tokens) and tokens[i].lower() == "following" and tokens[i - 1].lower() == "the":
+        i += 1  # "we consider the following sparse PCA problem": it points ahead
     words = _drop_fillers(_phrase(tokens, i))
-    return _trim(words)
+    # "a series of architectural modifications for LSTM networks": what the "of" names
+    return _trim(_partitive_past(words) or words)
+
+
+def _partitive_past(words: list[str]) -> list[str]:
+    """The phrase a partitive noun opens, without it ("Series of X" -> X); [] when it does not."""
+    if len(words) > 3 and words[0].lower() in _PARTITIVE and words[1].lower() == "of":
+        rest = words[2:]
+        while rest and rest[0].lower() in _ARTICLES:
+            rest = rest[1:]
+        return rest if len(rest) >= 2 else []
+    return []
 
 
 def _unnamed(tokens: list[str], start: int) -> list[str]:
@@ -612,7 +648,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         out.append(_lazy(kind, rank, index, ours, tuple(words)))
         # the name with a phrase of what the paper does, or of the problem its opening sentence
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
-        if name and (ours or index == 0) and name.lower() not in key:
+        if name and (ours or index == 0) and name.lower() not in key and not _another_name(name, words):
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
         if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
                 and not _is_generic(words):
@@ -632,7 +668,8 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     for head in offered:
         low = {x.lower() for x in head}
         for tail, tail_low in opening:
-            if len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
+            tail = _purpose(tail)
+            if tail and len(head) + len(tail) < MAX_COMBINED and not (low & tail_low) - _STOP:
                 words = (*head, "for", *tail)
                 out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
@@ -704,9 +741,6 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
     return out
 
 
-# Nouns of a relation between two things: "we study the interplay between perception and reasoning".
-_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
-                       "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
 
 
 def _relation_between(subject: list[str]) -> bool:
@@ -721,13 +755,26 @@ def _relation_between(subject: list[str]) -> bool:
         and not any(w in ("through", "via", "using", "detail") for w in low)
 
 
+def _purpose(words: list[str]) -> list[str]:
+    """The words as what a title's "X for Y" says its X is for, or [] when they cannot be: a
+    purpose with a purpose of its own ("Neural Network for Methodology for Using Symbolic
+    Knowledge") chains two "for"s, and a reader cannot tell what serves what."""
+    if any(w.lower() == "for" for w in words):
+        return []
+    # "Generating Node Embeddings for Foundations of Deep Learning": for the field the phrase rests on
+    k = next((k for k, w in enumerate(words[:3]) if w.lower() in _GROUND), -1)
+    if k >= 0 and k + 2 < len(words) and words[k + 1].lower() == "of":
+        return words[k + 2:]
+    return words
+
+
 def _past_vague_head(words: list[str]) -> list[str]:
     """The phrase a vague head opens, without it: "Key Challenge in Open-Domain Question
     Answering", "Problem of Embedding Hyperedges", "Superb Performance of ResNet" name what
     follows their "in" or "of"; [] when the phrase does not open on such a head."""
     for k, w in enumerate(words[:3]):
         low = w.lower()
-        if low in _VAGUE:
+        if low in _VAGUE or low in _PARTITIVE:
             if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
                 rest = words[k + 2:]
                 return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []

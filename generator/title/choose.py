@@ -20,10 +20,10 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import KINDS, NAME_ONLY, NAMED, NAMED_OTHER, SUBJECT, Candidate, about_our_work, candidates, title_sentences
+from .candidates import _spells, CONTRIBUTION, KINDS, NAME_ONLY, NAMED, NAMED_OTHER, PHRASE, SUBJECT, TERM, TOPIC, Candidate, about_our_work, candidates, title_sentences
 from .phrases import can_end
 from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
-from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _STOP, _VAGUE, _VERB_FORMS, _W
+from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _PREPOSITIONS, _STOP, _VAGUE, _VERB_FORMS, _W
 
 _NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
 
@@ -233,10 +233,27 @@ def _whole(c: Candidate) -> bool:
         return False  # "Multimodal Interaction Gate: Multimodal Interactions" says nothing the name does not
     if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
         return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
+    if any(_NOTATION.match(w) for w in words if w.lower() not in ("a", "i")) \
+            and not (name and _spells("".join(ch for ch in name if ch.isalpha()).lower(), words)):
+        # "Rank-k Matrix B", "Convex Function F", "Measurements Yi=xi F": notation, not words
+        # (the Q of "SQIL: Soft Q Imitation Learning" spells the name)
+        return False
     last = words[-1]
     if c.title and last[:1].isupper() and last[1:].islower():
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
-    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question")
+    # "In a Multi-Armed Bandit Problem a Gambler Needs": an adverbial, not a noun phrase, opens it
+    # (titles may open on "On the", "Towards", "Beyond")
+    opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in _ANAPHORA | {"a", "an", "the"}
+    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question") \
+        and not opens_adverbial
+
+
+# A symbol of the abstract's mathematics: one letter, perhaps with a digit or a prime ("B", "H0",
+# "Θ1"), or a formula ("N×n", "Yi=xi", "R^d"). (Not a number: "Deep Voice 3" is a name.)
+_NOTATION = re.compile(r"^(?:[^\W\d_][0-9]?'?|.*[=×^|].*)$")
+
+
+_ADVERBIAL_OPENERS = frozenset("in at by with for from as to of into via under over through during within".split())
 
 
 def _folded_words(words) -> set[str]:
@@ -272,9 +289,37 @@ def _named_first(found: list[Candidate]) -> list[Candidate]:
     return [c for c in whole if not _says_little(c)] or whole
 
 
+def _field_words(c: Candidate) -> frozenset[str]:
+    """The folded content words of a candidate that only names the paper's field: the subject of
+    its opening sentence, or a phrase of it not about the paper's work, of at most three content
+    words and no preposition ("Importance Sampling", "Determinantal Point Processes"); else none."""
+    if c.name or not (c.kind == TOPIC or (c.kind in (PHRASE, TERM) and c.sentence == 0 and not c.ours)):
+        return frozenset()
+    words = c.text.split()
+    if any(w.lower() in _PREPOSITIONS for w in words):
+        return frozenset()
+    folded = _folded_words(words)
+    return frozenset(folded) if 0 < len(folded) <= 3 else frozenset()
+
+
+def _in_the_field(top: Candidate, pool: list[Candidate], score_of) -> Candidate:
+    """The chosen title, or when it only names the paper's field ("Importance Sampling") the best
+    of those that say what the paper does in it ("Maximum Induced Cardinality for Determinantal
+    Point Processes"): a title names the paper, not its field."""
+    field = _field_words(top)
+    if not field:
+        return top
+    more = [c for c in pool if c is not top and _whole(c) and field < _folded_words(c.composed().replace(":", " ").split())]
+    return min(more, key=lambda c: (-score_of(c), c.rank)) if more else top
+
+
 def _says_little(c: Candidate) -> bool:
     words = set(content_words(c.composed() if c.kind in (NAMED, NAMED_OTHER, NAME_ONLY) else c.text))
-    return len(words) < 2 or all(w in _VERY_COMMON for w in words)
+    # what the authors say they propose or study, in four common words or more, names something
+    # ("we propose an efficient approximation of gradient-based sampling")
+    # (not "Deep Neural Network Model": "network" and "model" say what kind of thing, not which)
+    stated = c.kind in (SUBJECT, CONTRIBUTION) and c.rank <= 1 and len(words - _COMMON) >= 4
+    return len(words) < 2 or (not stated and all(w in _VERY_COMMON for w in words))
 
 
 # The title of an abstract with nothing to make one of (no candidates, or none that composes).
@@ -310,7 +355,8 @@ def best(text: str, weights: Sequence[float] | None = None) -> str:
     if len(found) == 1:
         return found[0].composed() or UNTITLED
     score_of = Scorer(context(text), weights or fitted_weights())
-    top = min(_named_first(found), key=lambda c: (-score_of(c), c.rank))
+    pool = _named_first(found)
+    top = _in_the_field(min(pool, key=lambda c: (-score_of(c), c.rank)), pool, score_of)
     return top.composed() or next(iter(ranked(text, weights)), UNTITLED)
 
 

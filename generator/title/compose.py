@@ -8,11 +8,13 @@ from .words import (
     _ADJECTIVE_END,
     _ARTICLES,
     _CLAUSE,
+    _CONTINUING_PARTICIPLES,
     _GENERIC,
     _HYPHEN_SPLIT,
     _NOT_DOMAIN,
     _ODD_CAPS,
     _PREPOSITIONS,
+    _RELATIONS,
     _SELF_FIRST,
     _SELF_REFERENCE,
     _SELF_VERBS,
@@ -30,22 +32,42 @@ def _fit(words: list[str], budget: int) -> list[str]:
     """The words, or when they are longer than ``budget`` characters the longest prefix within
     it that ends a noun phrase: on a word that can end a title, before a preposition or a
     clause word. Not before "and" ("for Robust" of "for robust and efficient prediction"), nor
-    anywhere else the budget happens to fall; no such prefix, no words."""
+    anywhere else the budget happens to fall; no such prefix, no words. Words that fit but end
+    where no phrase can ("... Localize Efficiently in Large", its noun cut off at a comma) are cut
+    back the same way, to themselves when there is no such prefix."""
     words = _trim(words)
     # the length of each prefix, summed once (a join per prefix was quadratic on a long run)
     lengths = [0]
+    fits = False
     for w in words:
         lengths.append(lengths[-1] + len(w) + (len(lengths) > 1))
         if lengths[-1] > budget:
             break
     else:
-        return words
+        if not words or can_end(words[-1]):
+            return words
+        fits = True
     for k in range(len(lengths) - 2, 0, -1):
         low = words[k].lower()
         if (low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while")) \
-                and can_end(words[k - 1]):
-            return _trim(words[:k])
-    return []
+                and can_end(words[k - 1]) and not (low == "to" and words[k - 1].lower().endswith("ing")) \
+                and not (low == "between" and words[k - 1].lower() in _RELATIONS):
+            # (not "Network for Learning | to Localize": a gerund's infinitive is its object, not a
+            # phrase of its own; not "for Revealing the Relation | between X and Y": a relation
+            # needs what it relates; and "... Based on the Method | of Moments", a participle's
+            # phrase cut short, goes whole)
+            return _trim(_before_participle(words[:k]))
+    return words if fits else []
+
+
+def _before_participle(words: list[str]) -> list[str]:
+    """The words without a closing participial phrase ("based on the method") a cut has shortened."""
+    for j in range(len(words) - 2, 0, -1):
+        # "based on the", "using a": a participle with its own phrase ("Network Based Architectures"
+        # is a compound)
+        if words[j].lower() in _CONTINUING_PARTICIPLES and words[j + 1].lower() in _PREPOSITIONS | _ARTICLES:
+            return words[:j] if can_end(words[j - 1]) else words
+    return words
 
 
 def _case(word: str, first: bool) -> str:

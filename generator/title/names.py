@@ -246,8 +246,11 @@ def _contribution_in(tokens: list[str], start: int, bold: list[str], defs: dict[
             paren, (first, last, acr) = long_at[i]
             # "a method for music structure analysis (MSA)": a term after a preposition is the task
             # ("a novel approach of X (ACR)": after a kind of thing and "of", X is the thing itself)
-            kind_of = len(pre) >= 2 and pre[-1].lower() == "of" and pre[-2].lower().rstrip("s") in _GENERIC
-            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (pre and pre[-1].lower() in _PREPOSITIONS and not kind_of):
+            # (past an article: "a technique based on the singular vector canonical correlation
+            # analysis (SVCCA)" names the tool the technique is built on, not the technique)
+            bare = [w for w in pre if w.lower() not in _ARTICLES]
+            kind_of = len(bare) >= 2 and bare[-1].lower() == "of" and bare[-2].lower().rstrip("s") in _GENERIC
+            if acr.lower().rstrip("s") not in _COMMON_ACRONYMS and not (bare and bare[-1].lower() in _PREPOSITIONS and not kind_of):
                 desc = _appositive(tokens, paren) or [w for w in _drop_fillers(pre) if w.lower() not in _W["naming_verbs"] and w != ","]
                 return _Contribution(acr, tokens[first:last], desc, 4)
         paren = _paren_name(tokens, i, kind=bool(pre) and pre[-1].lower().rstrip("s") in _GENERIC) if tok == "(" else None

@@ -37,6 +37,8 @@ from .words import (
 
 # Words that open the object of a verb: "for solving | such problems", "by utilizing | the noise".
 _OBJECT_START = frozenset("a an the this these those such its their our his her each every all both any some".split())
+# Words that open a clause a gerund may take as its object: "to" of an infinitive, and the wh-words.
+_CLAUSE_OBJECT = frozenset("to how what whether why which".split())
 
 
 def _without_cut_object(words: list[str], nxt: str) -> list[str]:
@@ -44,9 +46,14 @@ def _without_cut_object(words: list[str], nxt: str) -> list[str]:
     "regularization technique for solving | such problems" is a "Regularization Technique", not
     one "for Solving". A gerund the sentence ends or a preposition follows is a noun and stays
     ("a model for clustering.", "for planning in ...")."""
-    if len(words) >= 3 and nxt.lower() in _OBJECT_START and words[-1].lower().endswith("ing") \
-            and words[-1].islower() and words[-2].lower() in _PREPOSITIONS | {"and"}:
+    if len(words) >= 3 and (nxt.lower() in _OBJECT_START or nxt.lower() in _CLAUSE_OBJECT) \
+            and words[-1].lower().endswith("ing") and words[-1].islower() and words[-2].lower() in _PREPOSITIONS | {"and"}:
+        # (nor one "for Learning" where "to localize" is what it learns, nor one "for Measuring"
+        # where "how much two layers share" is what it measures)
         return words[:-2]
+    if len(words) >= 3 and nxt.lower() == "that" and words[-2].lower() == "and" and words[-1].isalpha() \
+            and words[-1].islower() and not words[-1].endswith("s"):
+        return words[:-2]  # "on five tasks and find | that ...": the verb of a clause, not a noun of the phrase
     return words
 
 
@@ -295,6 +302,20 @@ def _verb_after_singular(prev: str, word: str) -> bool:
     return _THIRD_PERSON_S.match(word) is not None and _SINGULAR_END.search(prev.lower()) is not None
 
 
+# Words that open a noun phrase and so cannot follow a plural noun in it: after "network merges" they
+# show "merges" to be a verb with its object ("the network merges the strokes").
+_DETERMINERS = frozenset("a an the this these those its their our his her each every".split())
+
+
+def _verb_before_its_object(prev: str, word: str, tokens: list[str], i: int) -> bool:
+    """``The grouping network merges the strokes``: a lower-case word in -s after a singular noun
+    is that noun's verb when a determiner opens its object next; a plural noun of the phrase is
+    followed by a verb, a preposition or the end of the clause, not by "the" ("Entropy Rate
+    Quantifies", "Feedback Follows" end on a verb)."""
+    return _THIRD_PERSON_S.match(word) is not None and not prev.lower().endswith("s") and prev[-1:].isalpha() \
+        and i < len(tokens) and tokens[i].lower() in _DETERMINERS
+
+
 def _noun_follows(tokens: list[str], i: int) -> bool:
     """Does what follows ``tokens[i - 1]`` show it to be a noun, not a verb: a preposition or the
     end of the clause? "predict semantic and instance features from images" (a verb has its
@@ -324,6 +345,8 @@ def can_end(word: str) -> bool:
         return False
     if low.endswith("ly") and len(low) > 4:
         return False
+    if low in _SIZE_WORDS:
+        return False  # "... in Large": an adjective whose noun the comma after it cut off
     if low.endswith(("'s", "’s")) and not word[:-2].isupper():
         return False  # "Deep Neural Network's", "Children's": a possessive, its noun cut off ("SDP's" is a plural)
     if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
@@ -374,6 +397,15 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         i += 1
         if low in _SUBORDINATE and (out or run):
             break  # "..., where the learner receives ...": a detail of what came before
+        if not run and low == "following" and i >= 2 and tokens[i - 2].lower() == "the":
+            continue  # "the following sparse PCA problem" points ahead (not "following complex instructions")
+        if low == "to" and run and run[-1].lower() == "learning" and (len(run) == 1 or run[-2].lower() in _JOINS) \
+                and i < n and _verb_like(tokens[i]):
+            # "learning to rank", "for learning to localize": one name of a task (not "reinforcement
+            # learning | to find", a purpose)
+            run += [tok, tokens[i]]
+            i += 1
+            continue
         if skip_next:
             # "to further stabilize X", "we then train": the adverb, then the verb, go
             skip_next = (low.endswith("ly") and len(low) > 4) or low in _ADVERBS
@@ -383,6 +415,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
                 or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
                     and not _noun_follows(tokens, i)) \
+                or (run and _verb_before_its_object(run[-1], tok, tokens, i)) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase

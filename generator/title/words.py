@@ -41,6 +41,12 @@ _FILLER = _W["filler_adjectives"]
 _GENERIC = _W["generic_heads"]
 
 
+_PARTITIVE = _W["partitive_nouns"]
+
+
+_GROUND = _W["ground_nouns"]
+
+
 _COMMON_ACRONYMS = _W["common_acronyms"]
 
 
@@ -227,6 +233,11 @@ _DOUBLING = frozenset(
     "control patrol compel propel expel transfer refer prefer infer confer defer submit admit commit "
     "omit permit emit transmit equip begin occur recur incur concur".split()
 )
+
+
+# Nouns of a relation between two things: "we study the interplay between perception and reasoning".
+_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
+                       "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
 
 
 _SIZE_WORDS = frozenset("large small big high low wide deep long short fast slow".split())
