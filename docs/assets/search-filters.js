@@ -20,6 +20,7 @@
     return
   const KINDS = [["topic", "Topic"], ["venue", "Venue"], ["year", "Year"], ["code", "Code"]]
   const SHOWN_PER_KIND = 8
+  const RESULT = 3  /* Material's search protocol: the worker's answer */
 
   // The digest's own worker, beside this script; Material asks for its lunr worker.
   const OWN = new URL("search-worker.js", document.currentScript.src).href
@@ -29,13 +30,20 @@
       if (/\/workers\/search\.[0-9a-f]+\.min\.js$/.test(String(url)))
         url = OWN
       super(url, options)
-      if (String(url) === OWN)
+      if (String(url) === OWN) {
+        let painted = false
         this.addEventListener("message", ev => {
           if (ev.data && ev.data.type === "digest:summary") {
             show(ev.data.data)
             answered()
+          } else if (ev.data && ev.data.type === RESULT && !painted) {
+            /* Once an answer is on screen (the frame after Material renders it), the worker
+             * may fetch what only the filters need. */
+            painted = true
+            requestAnimationFrame(() => setTimeout(() => this.postMessage({ type: "digest:shown" })))
           }
         })
+      }
     }
   }
 

@@ -30,6 +30,7 @@
 
 const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 const SUMMARY = "digest:summary"
+const SHOWN_ON_PAGE = "digest:shown"  /* from search-filters.js: the page has painted an answer */
 
 /* Words too common to say anything about a paper; generator/search.py has the same list. */
 const STOP = new Set((
@@ -603,6 +604,15 @@ async function present(r, limit) {
 
 let latest = 0
 
+/* The facets (half a megabyte at 50,000 papers) are fetched once the page has painted an
+ * answer (search-filters.js says so), or a second after one was posted: fetched as soon as
+ * it was posted, they raced the first results to the screen and sometimes won. */
+let painted = null
+const paintedOnce = new Promise(resolve => { painted = resolve })
+function afterPaint() {
+  return Promise.race([paintedOnce, new Promise(resolve => setTimeout(resolve, 1000))])
+}
+
 /* Material shows the first ten results and the rest as the list is scrolled: the answer
  * is posted once their data is in, and again with all SHOWN (each result's data is a
  * request of its own, most of a later query's time). */
@@ -632,6 +642,8 @@ async function answer(query, seq) {
   if (counted === null && out.total) {
     /* Counts for the filters: the facets arrive after the first answer. */
     try {
+      await afterPaint()
+      if (seq !== latest) return
       const f = await loadFacets()
       if (seq !== latest) return
       counted = counts(f, out.matches, new Map())
@@ -652,6 +664,9 @@ addEventListener("message", ev => {
       break
     case QUERY:
       answer(String(message.data), ++latest)
+      break
+    case SHOWN_ON_PAGE:
+      painted()
       break
     default:
       console.warn("search worker: unknown message", message.type)
