@@ -22,6 +22,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = (REPO.parent / "shared" / "corpora", REPO / "seeds")
+# Every real abstract there is (the titled set too): about 5,700 originals, so a 50,000-paper
+# digest holds each about nine times rather than ninety, nearer a real digest's vocabulary.
+ALL_SOURCES = (*SOURCES, REPO.parent / "shared" / "titled")
 HEADER = re.compile(r"^(?P<venue>.+?)\s+(?P<year>\d{4})\s+Papers\s*$")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])")
 _WORD = re.compile(r"\w+")
@@ -146,7 +149,7 @@ def mixed_abstracts(n: int, pool: list[Abstract] | None = None) -> list[Abstract
     return out
 
 
-def write_seeds(dest: Path, n: int) -> list[Path]:
+def write_seeds(dest: Path, n: int, sources: tuple[Path, ...] = SOURCES) -> list[Path]:
     """Write seed files holding ``n`` distinct abstracts into ``dest``; returns their paths.
 
     Files are grouped by venue and year (as the sources were), at most 100 abstracts
@@ -154,7 +157,7 @@ def write_seeds(dest: Path, n: int) -> list[Path]:
     """
     dest.mkdir(parents=True, exist_ok=True)
     groups: dict[tuple[str, int], list[str]] = {}
-    for a in abstracts(n):
+    for a in abstracts(n, read_abstracts(sources)):
         groups.setdefault((a.venue, a.year), []).append(a.text)
     paths: list[Path] = []
     for (venue, year), texts in sorted(groups.items()):

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import write_seeds  # noqa: E402
+from benchmarks.corpus import ALL_SOURCES, SOURCES, write_seeds  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ("contribute.md", "assets")
@@ -62,6 +62,9 @@ def main() -> None:
     ap.add_argument("--papers", type=int, default=3300)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="build into this folder and keep it (for the search benchmark)")
+    ap.add_argument("--all-abstracts", action="store_true",
+                    help="make the synthetic digest from every real abstract in ../shared (titled set included), "
+                         "about 5,700 originals rather than 546")
     args = ap.parse_args()
     if not (REPO / "docs" / "assets" / "katex" / "katex.min.js").exists():
         sys.exit("docs/assets/katex is missing: run `make docs` first")
@@ -70,7 +73,7 @@ def main() -> None:
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     prepare(root)
-    write_seeds(root / "seeds", args.papers)
+    write_seeds(root / "seeds", args.papers, ALL_SOURCES if args.all_abstracts else SOURCES)
     gen, mk, site_stages, stages = [], [], [], []
     for run in range(args.runs):
         for sub in ("papers", "topics", "venues", "search", "list"):
