@@ -906,7 +906,7 @@ def test_an_initialism_is_not_followed_by_another_things_name() -> None:
     pytest.param("title_verb_after_and.txt", "Parametrized Control Tasks", "and Find",
                  id="a verb after and before that is not a noun of the phrase"),
 ])
-def test_a_phrase_ends_where_a_phrase_can_end(fixture: str, kept: str | None, cut_end: str) -> None:
+def test_a_cut_keeps_what_its_last_words_need(fixture: str, kept: str | None, cut_end: str) -> None:
     titles = _candidate_titles(fixture)
     assert kept is None or kept in titles, titles
     assert not any(t.endswith(cut_end) for t in titles), titles
