@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from itertools import chain
+
+import numpy as np
 
 from .errors import GeneratorError, SeedError, raise_all
 from .identify import normalize
@@ -44,26 +47,82 @@ MAX_GROUP = 64
 _WORD = re.compile(r"\w+")
 
 
-class _Words:
-    """Deterministic word hashes, cached: abstracts share most of their vocabulary."""
+class _Words(dict):
+    """Deterministic word hashes (CRC-32), cached: abstracts share most of their vocabulary."""
 
-    def __init__(self) -> None:
-        self.cache: dict[str, int] = {}
+    def __missing__(self, word: str) -> int:
+        value = self[word] = zlib.crc32(word.encode("utf-8", "surrogatepass"))
+        return value
 
     def ids(self, words: list[str]) -> list[int]:
-        cache = self.cache
-        for w in set(words).difference(cache):
-            cache[w] = zlib.crc32(w.encode("utf-8"))
-        return list(map(cache.__getitem__, words))
+        return list(map(self.__getitem__, words))
+
+
+# A shingle is a 40-bit hash of three word hashes; the index of its abstract goes above it
+# in one 64-bit key, so one sort of every key orders the shingles by abstract and by value.
+_BITS = 40
+_MASK = np.uint64((1 << _BITS) - 1)
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0xFF51AFD7ED558CCD))
+
+
+def _hash3(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """A 40-bit hash of each (a, b, c) of word hashes: the same on every machine and run."""
+    with np.errstate(over="ignore"):
+        h = a * _MIX[0] + b * _MIX[1] + c
+        h ^= h >> np.uint64(31)
+        h *= _MIX[2]
+        h ^= h >> np.uint64(29)
+    return h >> np.uint64(64 - _BITS)
+
+
+def _sorted_unique(a: np.ndarray) -> np.ndarray:
+    """``a``'s distinct values, sorted (np.unique may hash, several times slower here)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
+
+
+class Shingles:
+    """The word 3-gram shingles of many abstracts at once (numpy, no per-shingle Python).
+
+    Each abstract's normalized text becomes word hashes (:class:`_Words`); every three
+    adjacent words hash to a shingle (:func:`_hash3`); a text of one or two words has one
+    shingle (its words padded), a text with no word one made from its whole text. Keys
+    ``abstract << 40 | shingle``, sorted and unique, hold every abstract's set in order.
+    """
+
+    def __init__(self, texts: Sequence[str], words: _Words | None = None):
+        words = words or _Words()
+        ids = [words.ids(_WORD.findall(normalize(t))) for t in texts]
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        # each text's word hashes and then two zeros, so a gram never joins two texts
+        flat = np.fromiter(chain.from_iterable(x + [0, 0] for x in ids), dtype=np.uint64)
+        firsts = np.concatenate(([0], np.cumsum(lengths + 2)[:-1])).astype(np.int64)
+        grams = np.maximum(lengths - 2, 1)  # a text of fewer than three words: one padded gram
+        starts = np.repeat(firsts, grams) + (np.arange(grams.sum()) - np.repeat(np.cumsum(grams) - grams, grams))
+        doc = np.repeat(np.arange(len(texts), dtype=np.uint64), grams)
+        h = _hash3(flat[starts], flat[starts + 1], flat[starts + 2]) if len(flat) else np.zeros(0, np.uint64)
+        for i in np.flatnonzero(lengths == 0).tolist():  # no word at all (only symbols)
+            h[np.searchsorted(doc, i)] = (1 << (_BITS - 1)) | zlib.crc32(texts[i].encode("utf-8", "surrogatepass"))
+        self.keys = _sorted_unique((doc << np.uint64(_BITS)) | h)
+        self.bounds = np.searchsorted(self.keys >> np.uint64(_BITS), np.arange(len(texts) + 1, dtype=np.uint64))
+        self._sets: dict[int, frozenset[int]] = {}
+
+    def sketches(self) -> list[list[int]]:
+        """Each abstract's bottom-k MinHash sketch: its SKETCH smallest shingles."""
+        values = self.keys & _MASK
+        return [values[a:min(b, a + SKETCH)].tolist() for a, b in zip(self.bounds[:-1].tolist(), self.bounds[1:].tolist())]
+
+    def __getitem__(self, i: int) -> frozenset[int]:
+        """The shingle set of abstract ``i`` (made when first asked: only candidates are)."""
+        found = self._sets.get(i)
+        if found is None:
+            found = self._sets[i] = frozenset((self.keys[self.bounds[i]:self.bounds[i + 1]] & _MASK).tolist())
+        return found
 
 
 def shingles(text: str, words: _Words | None = None) -> frozenset[int]:
-    """Hashes of the word 3-grams of the normalized text."""
-    ids = (words or _Words()).ids(_WORD.findall(normalize(text)))
-    if len(ids) < SHINGLE:
-        return frozenset([hash(tuple(ids))])
-    # Tuples of ints hash the same in every process (no PYTHONHASHSEED salt).
-    return frozenset(map(hash, zip(ids, ids[1:], ids[2:])))
+    """The shingle set of one normalized text (as :class:`Shingles` makes it)."""
+    return Shingles([text], words)[0]
 
 
 def similarity(a: frozenset[int], b: frozenset[int]) -> tuple[float, float]:
@@ -82,22 +141,40 @@ def sketch(s: frozenset[int]) -> list[int]:
     return sorted(s)[:SKETCH]
 
 
-def candidate_pairs(sketches: list[list[int]]) -> list[tuple[int, int]]:
-    """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted."""
-    buckets: dict[int, list[int]] = defaultdict(list)
-    for i, sk in enumerate(sketches):
-        for h in sk:
-            buckets[h].append(i)
-    shared: Counter[tuple[int, int]] = Counter()
-    for members in buckets.values():
-        if 1 < len(members) <= MAX_BUCKET:
-            for x, i in enumerate(members):
-                for j in members[x + 1 :]:
-                    shared[i, j] += 1
-    return sorted(pair for pair, n in shared.items() if n >= MIN_SHARED_SKETCH)
+def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted.
+
+    In bulk: every (value, abstract) sorted by value; the abstracts of a value that at
+    most MAX_BUCKET share are paired by looking 1, 2, ... places ahead in that order;
+    the pairs are counted with one sort.
+    """
+    sizes = np.fromiter(map(len, sketches), dtype=np.int64, count=len(sketches))
+    if sizes.sum() == 0:
+        return []
+    values = np.fromiter(chain.from_iterable(sketches), dtype=np.uint64, count=int(sizes.sum()))
+    docs = np.repeat(np.arange(len(sketches), dtype=np.int64), sizes)
+    order = np.lexsort((docs, values))
+    values, docs = values[order], docs[order]
+    first = np.concatenate(([True], values[1:] != values[:-1]))
+    group = np.cumsum(first) - 1
+    group_size = np.bincount(group)
+    small = group_size[group] <= MAX_BUCKET
+    codes = []
+    for ahead in range(1, min(MAX_BUCKET, len(values))):
+        same = (group[ahead:] == group[:-ahead]) & small[ahead:]
+        if not same.any():
+            break
+        codes.append(docs[:-ahead][same] * len(sketches) + docs[ahead:][same])
+    if not codes:
+        return []
+    codes = np.sort(np.concatenate(codes))
+    # a pair that shares n values is n equal codes in a row: keep the n-th of each
+    kept = codes[MIN_SHARED_SKETCH - 1:][codes[MIN_SHARED_SKETCH - 1:] == codes[:len(codes) - MIN_SHARED_SKETCH + 1]]
+    kept = _sorted_unique(kept)
+    return list(zip((kept // len(sketches)).tolist(), (kept % len(sketches)).tolist()))
 
 
-def _alike(a: list[int], b: list[int], sets: list[frozenset[int]]) -> bool:
+def _alike(a: list[int], b: list[int], sets: Shingles) -> bool:
     """Whether two groups may merge: every abstract of one is a duplicate of every abstract
     of the other, and together they stay within MAX_GROUP.
 
@@ -179,11 +256,10 @@ def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
     ids = sorted(by_id)
     exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 
-    word_hash = _Words()
-    sets = [shingles(p.text, word_hash) for p in exact]
+    sets = Shingles([p.text for p in exact])
     parent = list(range(len(exact)))
     members = {i: [i] for i in range(len(exact))}  # root -> its group
-    for i, j in candidate_pairs([sketch(s) for s in sets]):
+    for i, j in candidate_pairs(sets.sketches()):
         if is_duplicate(sets[i], sets[j]):
             ri, rj = _find(parent, i), _find(parent, j)
             if ri != rj and _alike(members[ri], members[rj], sets):
