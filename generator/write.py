@@ -7,7 +7,8 @@ other file there is hand-written and never touched.
 Everything is rendered in memory before this runs, and the write itself is a small
 transaction, so a build that fails at any point leaves ``docs/`` as it was:
 
-1. **compare**: read every target; files whose content is unchanged are left alone
+1. **compare**: list the generated folders once and read every target already
+   there (a target not listed is new, and not opened); files whose content is unchanged are left alone
    (so ``mkdocs serve`` reloads only what changed). Nothing is written yet, so a
    target that cannot be read (a folder where a page must go, say) stops here.
 2. **stage**: a new page is written in place (there is no old one to keep, and a
@@ -140,11 +141,25 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
     """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only."""
     # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
     base = os.fspath(docs)
+    # The generated folders are listed once: a page not there is new without trying to open
+    # it (a fresh build is 100,000 of them at 50,000 papers), and one there but not among
+    # ``files`` is stale.
+    existing: set[str] = set()
+    listed: set[str] = set()  # files and folders: a folder where a page must go is opened, and refused
+    for d in GENERATED_DIRS:
+        for folder, folders, names in os.walk(os.path.join(base, d)):
+            rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
+            existing.update(f"{rel_folder}/{name}" for name in names)
+            listed.update(f"{rel_folder}/{name}" for name in folders)
+    listed |= existing
     new: list[tuple[str, bytes]] = []
     changed: list[tuple[str, bytes, bytes]] = []
     for rel, content in sorted(files.items()):
         path = os.path.join(base, rel)
         data = content if isinstance(content, bytes) else content.encode("utf-8")
+        if "/" in rel and rel.split("/", 1)[0] in GENERATED_DIRS and rel not in listed:
+            new.append((path, data))
+            continue
         try:
             with open(path, "rb") as f:
                 old = f.read()
@@ -154,14 +169,11 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
         if old != data:
             changed.append((path, data, old))
     stale: list[tuple[str, bytes]] = []
-    for d in GENERATED_DIRS:
-        for folder, _, names in sorted(os.walk(os.path.join(base, d))):
-            rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
-            for name in sorted(names):
-                path = os.path.join(folder, name)
-                if f"{rel_folder}/{name}" not in files and os.path.isfile(path):
-                    with open(path, "rb") as f:
-                        stale.append((path, f.read()))
+    for rel in sorted(existing - files.keys()):
+        path = os.path.join(base, rel)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                stale.append((path, f.read()))
     return new, changed, stale
 
 
