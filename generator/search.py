@@ -98,6 +98,14 @@ def _split(terms: list[str], size: dict[str, int]) -> dict[str, list[str]]:
     return out
 
 
+class _Numbers(dict):
+    """Word -> its number, numbered in order of first appearance (``numbers[w]`` adds ``w``)."""
+
+    def __missing__(self, word: str) -> int:
+        value = self[word] = len(self)
+        return value
+
+
 def result_data(p: Paper, slugs: dict[str, str], text: str) -> dict:
     """What a search result shows of a paper (plain text; the worker escapes it)."""
     return {
@@ -202,15 +210,15 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
 
     # Every word of every paper as a number in one array, with its paper and whether it is
     # in the title; numpy then counts, groups and sorts them all at once.
-    vocab: dict[str, int] = {}
+    vocab = _Numbers()
+    number = vocab.__getitem__
     texts = [to_plain(p.text) for p in papers]
     sequences, title_lengths, tag_words = [], [], []
     for p, text in zip(papers, texts):
         title = words(p.title)
-        seq = title + words(text)
-        sequences.append([vocab.setdefault(w, len(vocab)) for w in seq])
+        sequences.append(list(map(number, title + words(text))))
         title_lengths.append(len(title))
-        tag_words.append({vocab.setdefault(w, len(vocab)) for t in p.tags for w in words(t)})
+        tag_words.append({number(w) for t in p.tags for w in words(t)})
     terms = sorted(vocab)
     rank = np.empty(len(vocab), dtype=np.int64)
     rank[[vocab[t] for t in terms]] = np.arange(len(terms))
@@ -230,8 +238,10 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     keep = ~stop[tokens]
     body_keys, tf = _unique(tokens[keep & ~in_title] * n + doc[keep & ~in_title], counts=True)
     title_keys = _unique(tokens[keep & in_title] * n + doc[keep & in_title])
-    tag_pairs = [(rank[i], d) for d, ws in enumerate(tag_words) for i in ws]
-    tag_keys = _unique(np.array([t * n + d for t, d in tag_pairs if not stop[t]], dtype=np.int64))
+    tag_sizes = np.fromiter(map(len, tag_words), dtype=np.int64, count=n)
+    tag_terms = rank[np.fromiter((i for ws in tag_words for i in ws), dtype=np.int64, count=int(tag_sizes.sum()))]
+    tag_docs = np.repeat(np.arange(n, dtype=np.int64), tag_sizes)
+    tag_keys = _unique((tag_terms * n + tag_docs)[~stop[tag_terms]])
     keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
     term_of, doc_of = keys // max(n, 1), keys % max(n, 1)
     in_body = _member(keys, body_keys)
@@ -249,8 +259,8 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     bounds = np.flatnonzero(np.diff(term_of)) + 1
     first = np.concatenate(([0], bounds)) if len(keys) else np.zeros(0, dtype=np.int64)
     last = np.concatenate((bounds, [len(keys)])) if len(keys) else np.zeros(0, dtype=np.int64)
-    indexed = [terms[t] for t in term_of[first]]
-    span = {t: (int(a), int(b)) for t, a, b in zip(indexed, first, last)}
+    indexed = [terms[t] for t in term_of[first].tolist()]
+    span = dict(zip(indexed, zip(first.tolist(), last.tolist())))
     size = {t: len(t.encode("utf-8")) + 8 + (b - a) * (width + 1) for t, (a, b) in span.items()}
     shards = _split(indexed, size)
     keys_sorted = sorted(shards)
