@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .chars import INVISIBLE
+from .chars import HEADER_INVISIBLE, INVISIBLE
 from .errors import GeneratorError, SeedError, raise_all
 from .identify import paper_id
 from .model import Paper, Source
@@ -193,8 +193,9 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
 
     try:
         # Invisible marks go from the header as from abstracts: a bidi override in the
-        # venue would reorder it on every page that shows it, and no editor shows it.
-        venue, year = parse_header(lines[0].translate(INVISIBLE), path)
+        # venue would reorder it on every page that shows it, and no editor shows it; so
+        # do characters drawn as nothing (a Hangul filler made a lookalike second venue).
+        venue, year = parse_header(lines[0].translate(HEADER_INVISIBLE), path)
     except SeedError as e:
         errors.append(e)
         venue, year = "", 0

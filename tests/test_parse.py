@@ -11,6 +11,7 @@ from generator.build import parse_all
 from generator.errors import ErrorList, GeneratorError, SeedError
 from generator.identify import paper_id
 from generator.parse import abstract_texts, parse_seed
+from generator.venues import check_venues
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -141,6 +142,21 @@ def test_invisible_characters_are_removed_from_the_header(header):
     [paper] = parse_seed(seed(header, "", A1), "s.txt")
     assert (paper.venue, paper.year) == ("ICML", 2026)
     assert (paper.source.venue, paper.source.year) == ("ICML", 2026)
+
+
+# Characters a font draws as nothing though they are not format characters: the Hangul
+# fillers are letters, U+2800 is a symbol, U+034F a combining mark, U+FE0F a variation selector.
+DRAWN_AS_NOTHING = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f", "\ufe0f", "\u00ad", "\U000e0041"]
+
+
+@pytest.mark.parametrize("blank", DRAWN_AS_NOTHING, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_header_with_a_character_drawn_as_nothing_is_the_venue_it_looks_like(blank):
+    # "ICML<filler> 2026" showed as "ICML 2026" on a venue page of its own, beside the real
+    # one's: two lookalike venues, each with part of the conference.
+    papers = parse_seed(seed(f"IC{blank}ML{blank} 2026 Papers", "", A1), "a.txt")
+    papers += parse_seed(seed("ICML 2026 Papers", "", A2), "b.txt")
+    assert {(p.venue, p.year) for p in papers} == {("ICML", 2026)}
+    check_venues(papers)  # one venue, written one way
 
 
 def test_no_invisible_character_of_a_header_reaches_the_generated_pages(tmp_path):
