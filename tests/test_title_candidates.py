@@ -949,6 +949,23 @@ def test_a_purpose_is_the_field_a_ground_noun_names() -> None:
     assert not any("Foundations" in t for t in combined), combined
 
 
+def test_a_combined_title_may_lead_with_a_phrase_late_in_a_sentence_of_ours() -> None:
+    # "We keep a standard encoder and its usual decoder, and add a light grounding head and a
+    # contrastive region loss ...": the setting comes first, what the paper adds fourth
+    combined = [c.composed() for c in candidates(abstract("title_offered_phrase_late_in_its_sentence.txt"))
+                if c.kind == "combined"]
+    assert "Contrastive Region Loss for Image Captioning" in combined, combined
+
+
+def test_a_combined_title_is_for_the_problem_a_second_scene_setting_sentence_poses() -> None:
+    # "Robots learn slowly. Sparse rewards in long-horizon manipulation tasks make exploration
+    # costly. We train ...": the opening has no phrase; the second sentence, not yet about the
+    # paper's work, states the problem
+    combined = [c.composed() for c in candidates(abstract("title_purpose_in_the_second_sentence.txt"))
+                if c.kind == "combined"]
+    assert "Option Selector for Sparse Rewards in Long-Horizon Manipulation" in combined, combined
+
+
 def test_what_the_paper_studies_is_what_a_partitive_noun_names() -> None:
     # "we study a series of architectural modifications for LSTM networks"
     subjects = [c.composed() for c in candidates(abstract("title_partitive_subject.txt")) if c.kind == "subject"]
