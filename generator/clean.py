@@ -449,6 +449,48 @@ def _math_html(s: Seg) -> str:
     return f'<span class="arithmatex">{left}{esc(tex)}{right}</span>'
 
 
+# A label that is itself an address: an optional scheme, a host name with a top-level
+# domain of letters, perhaps a port, a path, a query or a fragment.
+_ADDRESS = re.compile(r"(?:https?://)?(?P<host>[^\s/?#@:\[\]]+\.[^\W\d_]{2,}\.?)(?::[0-9]*)?(?P<rest>[/?#]\S*)?",
+                      re.IGNORECASE)
+
+
+def _ascii_host(host: str) -> str:
+    """A host name as the browser's address bar shows it: lower case, without "www." and a
+    final dot, letters of other scripts in their ASCII (punycode) form."""
+    host = host.lower().rstrip(".").removeprefix("www.")
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def _link_html(s: Seg) -> str:
+    """A link as the reader sees it, never naming another address than the one it opens.
+
+    A label that is an address of its own ("github.com/deepmind/x" on a link to
+    evil.example) stays, as text, and the link after it shows its URL; a host written
+    with letters of other scripts ("gіthub.com", a Cyrillic "і") is followed by its ASCII
+    form, which the address bar shows only once the reader has left the page.
+    """
+    anchor = f'<a href="{safe_href(s.url)}" rel="nofollow ugc">'
+    parts = urlsplit(s.url)
+    host = parts.hostname or ""
+    named = _ADDRESS.fullmatch(s.value.strip())
+    if named:
+        same = _ascii_host(named["host"]) == _ascii_host(host)
+        if named["rest"] and same:  # a path too: it must be the link's
+            label = (named["rest"] or "").rstrip("/")
+            target = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+            same = label == target.rstrip("/")
+        if not same:
+            return f"{esc(s.value)} ({_link_html(Seg('link', s.url, url=s.url))})"
+    shown = f"{anchor}{esc(s.value)}</a>"
+    if not host.isascii():
+        shown += f" ({esc(_ascii_host(host))})"
+    return shown
+
+
 def _html(segs: tuple[Seg, ...]) -> str:
     parts: list[str] = []
     for s in segs:
@@ -460,7 +502,7 @@ def _html(segs: tuple[Seg, ...]) -> str:
         elif s.kind == "math":
             parts.append(_math_html(s))
         elif s.kind == "link":
-            parts.append(f'<a href="{safe_href(s.url)}" rel="nofollow ugc">{esc(s.value)}</a>')
+            parts.append(_link_html(s))
         elif s.kind in ("strong", "em"):
             inner = _html(s.children)
             parts.append(f"<{s.kind}>{inner}</{s.kind}>" if inner.strip() else inner)

@@ -20,7 +20,9 @@ indexed at build time into small files under ``search/`` that the digest's searc
 - ``facets.json``: the papers of each topic, venue, year and of "has code", for filters and
   their counts; fetched after the first answer, or with the first filtered query.
 
-Words are runs of Unicode letters and digits, lower-cased, as the worker splits them.
+Words are runs of Unicode letters and digits, lower-cased, as the worker splits them; a
+shard lists its terms in JavaScript's string order (by UTF-16 code units), which the
+worker's binary search assumes.
 Paper numbers follow the papers' title order, so sorting by number is sorting by title.
 
 Pure: :func:`search_files` returns ``{path under docs/: bytes or str}``.
@@ -68,6 +70,11 @@ def fnv1a(text: str) -> int:
     for byte in text.encode("utf-8"):
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
     return h
+
+
+def _utf16(text: str) -> bytes:
+    """The sort key of JavaScript's string comparison (UTF-16 code units, big-endian bytes)."""
+    return text.encode("utf-16-be")
 
 
 def _pad(buf: bytearray, to: int = 4) -> None:
@@ -265,7 +272,9 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     shards = _split(indexed, size)
     keys_sorted = sorted(shards)
     for i, key in enumerate(keys_sorted):
-        group = shards[key]
+        # in the order the worker's binary search compares strings, by UTF-16 code units: a
+        # character past U+FFFF sorts before U+E000..U+FFFF there, after them by code point
+        group = sorted(shards[key], key=_utf16)
         header = json.dumps([[t, span[t][1] - span[t][0]] for t in group], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         buf = bytearray(len(header).to_bytes(4, "little"))
         buf += header

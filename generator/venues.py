@@ -7,7 +7,9 @@ would be on no venue page). Two rules make that so:
 - **Variants are refused.** Headers that differ only in case, spacing or Unicode
   compatibility form (``ICML 2026`` and ``icml  2026``) name the same venue written
   two ways; the build stops with a message naming both headers, rather than
-  guessing which spelling the site should show.
+  guessing which spelling the site should show. So are headers that differ only by
+  Cyrillic, Greek or Armenian letters drawn as Latin ones (``ІСМL`` beside ``ICML``):
+  a second venue that looks like the first on every page (:func:`lookalike_key`).
 - **Slugs are injective and stable.** A venue written in plain ASCII words
   (letters and digits separated by single spaces, as nearly every venue is) gets
   the plain slug: ``ICML 2026`` is ``icml-2026``. Plain names map to distinct slugs,
@@ -40,6 +42,24 @@ def venue_key(venue: str, year: int) -> tuple[str, int]:
     return " ".join(unicodedata.normalize("NFKC", venue).casefold().split()), year
 
 
+# Letters of other scripts drawn as Latin ones, after case folding (so by their capitals
+# too: Cyrillic "м" is "М", drawn as "M"): Cyrillic, Greek and Armenian. Only for telling
+# whether two venues look alike; no name is changed.
+_LOOKALIKE = str.maketrans(dict(pair.split(":") for pair in (
+    # Cyrillic
+    "а:a в:b е:e ё:e і:i ї:i ј:j к:k м:m н:h о:o р:p с:c т:t у:y х:x ѕ:s һ:h ԁ:d ԛ:q ԝ:w ӏ:l ү:y "
+    # Greek
+    "α:a β:b ε:e η:h ι:i κ:k μ:m ν:n ο:o ρ:p τ:t υ:y χ:x ζ:z ϲ:c ϳ:j "
+    # Armenian
+    "օ:o ս:u ց:g հ:h ո:n"
+).split()))
+
+def lookalike_key(venue: str, year: int) -> tuple[str, int]:
+    """:func:`venue_key` with letters of other scripts that look Latin read as those."""
+    name, year = venue_key(venue, year)
+    return name.translate(_LOOKALIKE), year
+
+
 @lru_cache(maxsize=4096)
 def venue_slug(venue: str, year: int) -> str:
     """The venue page's slug, ``venues/<slug>.md``: plain for plain names, suffixed otherwise."""
@@ -64,6 +84,7 @@ def check_venues(papers: Iterable[Paper]) -> None:
     sources = sorted({s for p in papers for s in p.sources})
     first_by_key: dict[tuple[str, int], Source] = {}
     first_by_slug: dict[str, Source] = {}
+    first_by_look: dict[tuple[str, int], Source] = {}
     reported: set[str] = set()  # files whose header was already reported
     errors: list[GeneratorError] = []
     for s in sources:
@@ -75,6 +96,18 @@ def check_venues(papers: Iterable[Paper]) -> None:
                 errors.append(SeedError(
                     f"the venue {name!r} is {first.venue + ' ' + str(first.year)!r} of {_header(first)} "
                     "written differently (case or spacing): write both headers the same way", s.file, 1,
+                ))
+            continue
+        # "ІСМL" (Cyrillic І С М) is drawn as "ICML": a page, a filter and a map venue of its
+        # own that look like the real one's, each with part of the conference
+        alike = first_by_look.setdefault(lookalike_key(s.venue, s.year), s)
+        if (alike.venue, alike.year) != (s.venue, s.year):
+            if s.file not in reported:
+                reported.add(s.file)
+                errors.append(SeedError(
+                    f"the venue {name!r} looks like {alike.venue + ' ' + str(alike.year)!r} of {_header(alike)} "
+                    "but is spelled with letters of another script that look the same: write it as that header does",
+                    s.file, 1,
                 ))
             continue
         if first is not s:

@@ -108,6 +108,28 @@ def expected(papers: list[Paper], docs: list[dict]) -> dict[str, set[int]]:
     return out
 
 
+def utf16(text: str) -> bytes:
+    """A string as JavaScript compares strings: by UTF-16 code units (big-endian bytes sort alike)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def worker_expand(terms: list[str], prefix: str) -> list[str]:
+    """The worker's expandIn: a binary search with JavaScript's ``<`` on the shard's terms
+    as listed, then every term from there that starts with ``prefix``."""
+    lo, hi = 0, len(terms)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if utf16(terms[mid]) < utf16(prefix):
+            lo = mid + 1
+        else:
+            hi = mid
+    out = []
+    while lo < len(terms) and terms[lo].startswith(prefix):
+        out.append(terms[lo])
+        lo += 1
+    return out
+
+
 def check(papers: list[Paper]) -> dict:
     files = search_files(papers, TOPICS)
     index = decode(files)
@@ -123,6 +145,8 @@ def check(papers: list[Paper]) -> dict:
     for term in want:  # a query for the word opens the shard that has it
         key, terms = index["shards"][shard_for(meta, term)]
         assert term in terms, (term, key)
+        # and the worker's binary search finds it there, with every term it is a prefix of
+        assert worker_expand(list(terms), term) == [t for t in terms if t.startswith(term)], (term, key)
         if len(term) > MAX_KEY:  # and every longer term it is a prefix of
             longer = {t for t in want if t.startswith(term)}
             assert longer <= set(terms), (term, key)
@@ -165,6 +189,19 @@ def test_index_finds_every_word_and_pair_of_small_digest():
 
     assert members(facets["code"][0]) == ["Deep Q-Networks for Atari"]
     assert {e[0]: members(e) for e in facets["year"]} == {"2024": ["Deep Q-Networks for Atari", "Über Lernen"], "2023": ["Convolutional Image Models"]}
+
+
+def test_words_the_worker_orders_otherwise_are_found():
+    """The worker binary-searches a shard's terms with JavaScript's ``<``, which compares
+    UTF-16 code units; the terms were listed in Python's order, by code point. The two
+    differ where a character beyond U+FFFF (two code units from U+D800) meets one from
+    U+E000 to U+FFFF: math letters pasted from a PDF ("𝐛", "𝑥") beside full-width letters,
+    ligatures ("ﬁ") or presentation forms. The search for "ａ𝐛" then missed its paper."""
+    papers = [paper(0, "Full-width", "Models of ａｂ and ａｃ for all."),
+              paper(1, "Math letters", "Models of ａ𝐛 and ａ𝑥 for all.")]
+    index = check(papers)
+    key, terms = index["shards"][shard_for(index["meta"], "ａ𝐛")]
+    assert worker_expand(list(terms), "ａ𝐛") == ["ａ𝐛"]
 
 
 def test_big_shards_are_split_and_still_found():

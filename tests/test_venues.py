@@ -74,6 +74,27 @@ def test_venues_written_in_another_case_or_spacing_are_refused_naming_both_heade
     ]
 
 
+def test_a_venue_spelled_with_lookalike_letters_of_another_script_is_refused_naming_the_one_it_imitates():
+    """Cyrillic and Greek have capitals drawn as Latin ones (І С М Т Н В, Ι Μ Ν Κ Τ), and
+    case folding and NFKC leave them alone: "ІСМL 2026" was a venue of its own, shown on a
+    venue page, in the venue filters and on the map exactly as "ICML 2026", with part of the
+    conference, as the Hangul filler was before it was removed from headers."""
+    cyrillic = "\u0406\u0421\u041cL"  # І С М, then a Latin L
+    greek = "\u0399C\u039cL"  # Ι, C, Μ, L
+    whole = "\u0410\u0421\u041c Multimedia"  # А С М
+    papers = papers_from(("seeds/a.txt", "ICML", 2026), ("seeds/a2.txt", "ACM Multimedia", 2022),
+                         ("seeds/b.txt", cyrillic, 2026), ("seeds/c.txt", greek, 2026), ("seeds/d.txt", whole, 2022),
+                         ("seeds/e.txt", cyrillic, 2025))
+    with pytest.raises(ErrorList) as caught:
+        check_venues(papers)
+    rule = "spelled with letters of another script that look the same: write it as that header does"
+    assert messages(caught.value) == [
+        f"seeds/b.txt:1: the venue '{cyrillic} 2026' looks like 'ICML 2026' of seeds/a.txt:1 but is {rule}",
+        f"seeds/c.txt:1: the venue '{greek} 2026' looks like 'ICML 2026' of seeds/a.txt:1 but is {rule}",
+        f"seeds/d.txt:1: the venue '{whole} 2022' looks like 'ACM Multimedia 2022' of seeds/a2.txt:1 but is {rule}",
+    ]
+
+
 def test_distinct_venues_pass():
     check_venues(papers_from(("seeds/a.txt", "C", 2026), ("seeds/b.txt", "C++", 2026),
                              ("seeds/c.txt", "\U0001f916", 2026), ("seeds/d.txt", "\U0001f9be", 2026)))

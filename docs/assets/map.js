@@ -55,8 +55,10 @@
       n: n, topics: data.topics, venues: data.venues,
       ids: new Array(n), titles: new Array(n), topicsOf: new Array(n),
       xs: new Float32Array(n), ys: new Float32Array(n),
-      // byId has no prototype: an id from the URL ("constructor", "__proto__") finds no paper
-      first: new Int16Array(n), venue: new Int16Array(n), byId: Object.create(null), words: null,
+      // byId has no prototype: an id from the URL ("constructor", "__proto__") finds no paper.
+      // 32-bit indices: every seed file may name a venue of its own, and a 16-bit index
+      // wrapped at the 32,768th (its papers matched no venue, and naming one threw).
+      first: new Int32Array(n), venue: new Int32Array(n), byId: Object.create(null), words: null,
     };
     for (var i = 0; i < n; i++) {
       var r = rows[i];
@@ -417,9 +419,11 @@
 
   MapPage.prototype.filter = function (write) {
     var d = this.d;
-    var topic = -1, venue = -1;
-    for (var t = 0; t < d.topics.length; t++) if (d.topics[t].slug === this.topic.value) topic = t;
-    for (var v = 0; v < d.venues.length; v++) if (d.venues[v].slug === this.venue.value) venue = v;
+    // Each read of a <select>'s value walks its options to the chosen one: read once, not
+    // once per venue (33,000 venues and the last chosen took 30 s a keystroke).
+    var topic = -1, venue = -1, topicSlug = this.topic.value, venueSlug = this.venue.value;
+    for (var t = 0; t < d.topics.length; t++) if (d.topics[t].slug === topicSlug) topic = t;
+    for (var v = 0; v < d.venues.length; v++) if (d.venues[v].slug === venueSlug) venue = v;
     var terms = fold(this.q.value).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     var texts = terms.length ? words(d) : null;
     var shown = 0, mask = null, matches = [];

@@ -126,6 +126,31 @@ def test_many_points_are_drawn_in_their_topic_colours_and_filters_fade_the_rest(
     assert page_log.problems() == []
 
 
+def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page, page_log, site_url, map_data):
+    """Each seed file names a venue, so 32,769 files (one abstract each) make as many venues.
+    map.js kept each paper's venue index in an Int16Array, which wraps at 32,768: the later
+    venues' papers held a negative index, matched no venue filter ("0 of 33,000 papers match
+    at V32999 2026") and naming one (its card, its tooltip) threw a TypeError, so a link to
+    such a paper's place on the map showed "The map could not be loaded". And the filter read
+    the venue menu's value once per venue, each read walking the menu's options to the one
+    chosen: with the last of 33,000 venues chosen, every filtering (each keystroke in the
+    highlight box) took 30 s."""
+    n = 33_000
+    big = {**map_data, "aliases": {},
+           "venues": [{"name": f"V{i} 2026", "slug": f"v{i}-2026"} for i in range(n)],
+           "papers": [[f"{i:012x}", (i * 7919) % 10001, (i * 104729) % 10001, [i % 7], i, f"Paper {i}"] for i in range(n)]}
+    page.route("**/map.json", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(big)))
+    last = n - 1
+    open_map(page, site_url, f"?venue=v{last}-2026&paper={last:012x}")
+    assert page.locator(".digest-map-status").inner_text() == f"1 of {n:,} papers match at V{last} 2026."
+    assert page.locator(".digest-map-list a").all_inner_texts() == [f"Paper {last}"]
+    assert page.locator(".digest-map-list li").inner_text().endswith(f" · V{last} 2026")
+    assert page.locator(".digest-map-card").inner_text() == f"On the map: Paper {last} · V{last} 2026"
+    took = page.evaluate("() => { const t = performance.now(); window.digestMap.filter(false); return performance.now() - t; }")
+    assert took < 1000, f"filtering took {took:.0f} ms"
+    assert page_log.problems() == []
+
+
 def test_dragging_and_the_wheel_move_and_zoom_the_map(page, page_log, site_url):
     open_map(page, site_url)
     view = "() => ({...window.digestMap.view})"
