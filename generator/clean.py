@@ -483,12 +483,10 @@ def _link_html(s: Seg) -> str:
             label = (named["rest"] or "").rstrip("/")
             target = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
             same = label == target.rstrip("/")
-        if not same:
-            return f"{esc(s.value)} ({_link_html(Seg('link', s.url, url=s.url))})"
-    shown = f"{anchor}{esc(s.value)}</a>"
-    if not host.isascii():
-        shown += f" ({esc(_ascii_host(host))})"
-    return shown
+    suffix = "" if host.isascii() else f" ({esc(_ascii_host(host))})"
+    if named and not same:  # the label as text, then the link showing its own address
+        return f"{esc(s.value)} ({anchor}{esc(s.url)}</a>{suffix})"
+    return f"{anchor}{esc(s.value)}</a>{suffix}"
 
 
 def _html(segs: tuple[Seg, ...]) -> str:
