@@ -759,6 +759,17 @@ def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
     assert not any(_well_known(n) for n in ("Net-Trim", "Short-Dot", "KSTER", "ColMix"))
 
 
+@pytest.mark.parametrize("fixture, not_name", [
+    ("title_norm_is_no_name.txt", "L1"),  # "$L_1$ norm regularization": notation, however often repeated
+    ("title_common_acronym_defined.txt", "DSL"),  # "a domain-specific language (DSL)": a kind of thing, not which
+    ("title_quoted_common_word_is_no_name.txt", "experts"),  # '(which we call "experts")': a part, in common words
+])
+def test_notation_common_acronyms_and_common_words_are_no_names(fixture: str, not_name: str) -> None:
+    title = derive_title(abstract(fixture))
+    assert not title.startswith(f"{not_name}:"), title
+    assert title.split()[0][:1].isupper(), title
+
+
 def test_a_phrase_does_not_end_on_a_gerund_whose_object_it_left_behind() -> None:
     # "a learned spectral regularization technique for solving such problems": "for Solving"
     # without what is solved is no end of a phrase; "a model for clustering." keeps its gerund

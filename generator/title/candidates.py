@@ -20,6 +20,7 @@ from .words import (
     _CAPITALISED,
     _CLAUSE,
     _COMMON_ACRONYMS,
+    _COMMON_WORDS,
     _CONTRIBUTION,
     _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
@@ -206,8 +207,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
                 # quotes with nothing in them ('termed ""', a stray quote) name nothing
+                # ('which we call "experts"': a common word in lower case names a part of the
+                # method, it is not the method's name; "mixup" is no common word)
                 if name and name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
-                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP:
+                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP \
+                        and not (name.islower() and name in _COMMON_WORDS):
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
