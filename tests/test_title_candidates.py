@@ -854,6 +854,17 @@ def test_a_phrase_opening_on_a_partitive_noun_is_what_its_of_names() -> None:
     assert not any("Context of" in t for t in titles), titles
 
 
+def test_a_possibility_or_a_version_of_a_thing_is_the_thing() -> None:
+    # "we examine the possibility of using picture-caption corpora": the subject is the using;
+    # "a version of the dueling bandit problem" is that problem, without its article
+    from generator.title.candidates import _past_vague_head
+
+    title = derive_title(abstract("title_vague_version_or_possibility.txt"))
+    assert title.startswith("Using Picture-Caption Corpora"), title
+    assert not any(t.startswith("Possibility") for t in _candidate_titles("title_vague_version_or_possibility.txt"))
+    assert _past_vague_head("Version of the Dueling Bandit Problem".split()) == ["Dueling", "Bandit", "Problem"]
+
+
 def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
     # "an indispensable strategy for training small language models": not "Indispensable Strategy"
     titles = _candidate_titles("title_evaluative_adjective.txt")

@@ -794,6 +794,8 @@ def _past_vague_head(words: list[str]) -> list[str]:
         if low in _VAGUE or low in _PARTITIVE:
             if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
                 rest = words[k + 2:]
+                while len(rest) > 1 and rest[0].lower() in _ARTICLES:
+                    rest = rest[1:]  # "Version of the Dueling Bandit Problem": the problem, no article
                 return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []
             return []
         if low in _PREPOSITIONS:
