@@ -865,6 +865,14 @@ def test_a_possibility_or_a_version_of_a_thing_is_the_thing() -> None:
     assert _past_vague_head("Version of the Dueling Bandit Problem".split()) == ["Dueling", "Bandit", "Problem"]
 
 
+def test_a_phrase_ends_before_a_verb_that_is_never_a_plural_noun() -> None:
+    # "The Cold-Start Session problem constitutes ...", "the popularity bias of ItemNorm disappears
+    # if ...": the verb ends the subject's phrase, in a topic as in a later sentence's term
+    titles = _candidate_titles("title_phrase_ends_before_its_verb.txt")
+    assert "Popularity Bias of ItemNorm" in titles, titles
+    assert not any(w in t for t in titles for w in ("Constitutes", "Disappears")), titles
+
+
 def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
     # "an indispensable strategy for training small language models": not "Indispensable Strategy"
     titles = _candidate_titles("title_evaluative_adjective.txt")
