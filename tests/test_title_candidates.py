@@ -873,6 +873,18 @@ def test_a_phrase_ends_before_a_verb_that_is_never_a_plural_noun() -> None:
     assert not any(w in t for t in titles for w in ("Constitutes", "Disappears")), titles
 
 
+@pytest.mark.parametrize("fixture, opener", [
+    # "Although graph neural networks (GNNs) have proven ...": a first sentence with no comma
+    # after its clause; the topic is its subject, not "Although Graph Neural Networks"
+    ("title_subordinator_opening.txt", "Although"),
+    # "neurons behave like binary classifiers during ...": "like" opens a comparison, not a phrase
+    ("title_like_opens_no_phrase.txt", "Like"),
+])
+def test_no_candidate_opens_on_a_subordinator(fixture: str, opener: str) -> None:
+    titles = _candidate_titles(fixture)
+    assert not any(t.split()[0] == opener for t in titles), titles
+
+
 def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
     # "an indispensable strategy for training small language models": not "Indispensable Strategy"
     titles = _candidate_titles("title_evaluative_adjective.txt")

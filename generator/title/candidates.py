@@ -562,7 +562,13 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         # "Ambiguity", "Banquet": a title that says nothing yields to one that does
         strong = next((t for t in out if not _weak(t[0])), None)
         if strong is None and topic() and not found:
-            strong = (_compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12))), TOPIC)
+            tokens = tokenize(sentences[0])
+            k = 0
+            while k < len(tokens) - 1 and tokens[k].lower() in (_SUBORDINATORS - _PREPOSITIONS) | _ARTICLES | _WEAK_START:
+                # "Although convolutional neural networks have ...": the subject, not its opener
+                # (a preposition stays: "In a ... problem a gambler needs" is no phrase)
+                k += 1
+            strong = (_compose("", _trim(_phrase(tokens, k, limit=12))), TOPIC)
         if strong and not _weak(strong[0]):
             out.insert(0, strong)
     completed = _completed([t for t, _ in out], sentences)
