@@ -759,6 +759,17 @@ def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
     assert not any(_well_known(n) for n in ("Net-Trim", "Short-Dot", "KSTER", "ColMix"))
 
 
+@pytest.mark.parametrize("fixture, not_name", [
+    ("title_norm_is_no_name.txt", "L1"),  # "$L_1$ norm regularization": notation, however often repeated
+    ("title_common_acronym_defined.txt", "DSL"),  # "a domain-specific language (DSL)": a kind of thing, not which
+    ("title_quoted_common_word_is_no_name.txt", "experts"),  # '(which we call "experts")': a part, in common words
+])
+def test_notation_common_acronyms_and_common_words_are_no_names(fixture: str, not_name: str) -> None:
+    title = derive_title(abstract(fixture))
+    assert not title.startswith(f"{not_name}:"), title
+    assert title.split()[0][:1].isupper(), title
+
+
 def test_a_phrase_does_not_end_on_a_gerund_whose_object_it_left_behind() -> None:
     # "a learned spectral regularization technique for solving such problems": "for Solving"
     # without what is solved is no end of a phrase; "a model for clustering." keeps its gerund
@@ -841,6 +852,37 @@ def test_a_phrase_opening_on_a_partitive_noun_is_what_its_of_names() -> None:
     titles = _candidate_titles("title_partitive_head.txt")
     assert "Open-Domain Question Answering" in titles, titles
     assert not any("Context of" in t for t in titles), titles
+
+
+def test_a_possibility_or_a_version_of_a_thing_is_the_thing() -> None:
+    # "we examine the possibility of using picture-caption corpora": the subject is the using;
+    # "a version of the dueling bandit problem" is that problem, without its article
+    from generator.title.candidates import _past_vague_head
+
+    title = derive_title(abstract("title_vague_version_or_possibility.txt"))
+    assert title.startswith("Using Picture-Caption Corpora"), title
+    assert not any(t.startswith("Possibility") for t in _candidate_titles("title_vague_version_or_possibility.txt"))
+    assert _past_vague_head("Version of the Dueling Bandit Problem".split()) == ["Dueling", "Bandit", "Problem"]
+
+
+def test_a_phrase_ends_before_a_verb_that_is_never_a_plural_noun() -> None:
+    # "The Cold-Start Session problem constitutes ...", "the popularity bias of ItemNorm disappears
+    # if ...": the verb ends the subject's phrase, in a topic as in a later sentence's term
+    titles = _candidate_titles("title_phrase_ends_before_its_verb.txt")
+    assert "Popularity Bias of ItemNorm" in titles, titles
+    assert not any(w in t for t in titles for w in ("Constitutes", "Disappears")), titles
+
+
+@pytest.mark.parametrize("fixture, opener", [
+    # "Although graph neural networks (GNNs) have proven ...": a first sentence with no comma
+    # after its clause; the topic is its subject, not "Although Graph Neural Networks"
+    ("title_subordinator_opening.txt", "Although"),
+    # "neurons behave like binary classifiers during ...": "like" opens a comparison, not a phrase
+    ("title_like_opens_no_phrase.txt", "Like"),
+])
+def test_no_candidate_opens_on_a_subordinator(fixture: str, opener: str) -> None:
+    titles = _candidate_titles(fixture)
+    assert not any(t.split()[0] == opener for t in titles), titles
 
 
 def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:

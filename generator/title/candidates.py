@@ -20,6 +20,7 @@ from .words import (
     _CAPITALISED,
     _CLAUSE,
     _COMMON_ACRONYMS,
+    _COMMON_WORDS,
     _CONTRIBUTION,
     _KNOWN_NAMES,
     _CONTRIBUTION_FORMS,
@@ -206,8 +207,11 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                 stop = _name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
                 # quotes with nothing in them ('termed ""', a stray quote) name nothing
+                # ('which we call "experts"': a common word in lower case names a part of the
+                # method, it is not the method's name; "mixup" is no common word)
                 if name and name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
-                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP:
+                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP \
+                        and not (name.islower() and name in _COMMON_WORDS):
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
@@ -558,7 +562,13 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         # "Ambiguity", "Banquet": a title that says nothing yields to one that does
         strong = next((t for t in out if not _weak(t[0])), None)
         if strong is None and topic() and not found:
-            strong = (_compose("", _trim(_phrase(tokenize(sentences[0]), 0, limit=12))), TOPIC)
+            tokens = tokenize(sentences[0])
+            k = 0
+            while k < len(tokens) - 1 and tokens[k].lower() in (_SUBORDINATORS - _PREPOSITIONS) | _ARTICLES | _WEAK_START:
+                # "Although convolutional neural networks have ...": the subject, not its opener
+                # (a preposition stays: "In a ... problem a gambler needs" is no phrase)
+                k += 1
+            strong = (_compose("", _trim(_phrase(tokens, k, limit=12))), TOPIC)
         if strong and not _weak(strong[0]):
             out.insert(0, strong)
     completed = _completed([t for t, _ in out], sentences)
@@ -790,6 +800,8 @@ def _past_vague_head(words: list[str]) -> list[str]:
         if low in _VAGUE or low in _PARTITIVE:
             if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
                 rest = words[k + 2:]
+                while len(rest) > 1 and rest[0].lower() in _ARTICLES:
+                    rest = rest[1:]  # "Version of the Dueling Bandit Problem": the problem, no article
                 return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []
             return []
         if low in _PREPOSITIONS:

@@ -56,12 +56,15 @@ def _bold_appositive(name: str, sentences: list[str]) -> list[str]:
 
 
 _LOWER_START = re.compile(r"[a-z]+")
+_NOTATION_NAME = re.compile(r"^[Ll]_?\d+$")
 
 
 def _is_nameish(word: str) -> bool:
     bare = word.strip("\"'“”‘’")
     if "/" in bare:
         return False  # "CNN/Daily", "I/O": two things, not one name
+    if _NOTATION_NAME.match(bare):
+        return False  # "L0", "l1", "L_2": an Lp norm (or its penalty) is notation, not a name ("C4", "T5" may be names)
     if bare.isupper() and bare.isalpha() and bare.lower() in _COMMON_WORDS:
         return False  # "DEEP", "NEW": a common word in capitals (titles and headings), not a coined name
     if bare[:1].islower():
@@ -443,7 +446,7 @@ _IS_NAME = re.compile(r"\b(?:is|are) ([A-Z][\w@+\-]*[\w+]), (?:a|an) ")
 def _plausible_name(name: str) -> bool:
     low = name.lower()
     return (
-        bool(name) and low.rstrip("s") not in _COMMON_ACRONYMS and low not in _COMMON_ACRONYMS
+        bool(name) and not _NOTATION_NAME.match(name) and low.rstrip("s") not in _COMMON_ACRONYMS and low not in _COMMON_ACRONYMS
         and low not in _KNOWN_NAMES and (_is_nameish(name) or name[:1].isupper())
     )
 

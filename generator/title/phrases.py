@@ -106,6 +106,8 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                 continue
             if low in _CLAUSE or low in _BACKGROUND_VERBS:
                 break
+            if tok.islower() and _THIRD_PERSON_S.match(low) and (low in _CANNOT_END or _verb_before_its_object(out[-1], tok, tokens, i + 1)):
+                break  # "the multi-armed bandit problem | constitutes an archetypal setting": its verb ends it
             if subject and _PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
                     and low not in _PREPOSITIONS and low not in ("and", "or"):
                 break  # "Deep research agents extend ...": a verb after a plural subject
