@@ -14,7 +14,8 @@ throws the whole cache away. The text key is a 128-bit BLAKE2b of the text.
 A cache that cannot be read, is not JSON or has another shape is ignored (the build
 says so and derives everything); it is written whole to a temporary file and then
 renamed, so a build stopped half-way never leaves half a cache. It holds the
-abstracts of the latest build only.
+abstracts of the latest build only, and a build that derived nothing new and dropped
+no text leaves it as it is.
 """
 from __future__ import annotations
 

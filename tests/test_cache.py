@@ -150,3 +150,22 @@ def test_a_cache_that_cannot_be_written_does_not_fail_the_build(project, caplog)
     assert len(result.digest) == 36 and (project / "docs" / "papers.json").is_file()
     assert "cannot write the cache" in caplog.text
     assert not list(project.glob("cache-is-a-folder.tmp"))
+
+
+def test_a_rebuild_of_the_same_texts_leaves_the_cache_and_one_of_other_texts_rewrites_it(project, monkeypatch):
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = cache.read_bytes()
+    writes = []
+    real = build_module.write_cache
+    monkeypatch.setattr(build_module, "write_cache", lambda *a, **k: writes.append(a) or real(*a, **k))
+    build([Path("seeds")], Path("docs"), cache=cache)
+    assert writes == [] and cache.read_bytes() == before  # nothing derived anew: 1 s of JSON at 50,000 papers
+    seed = sorted(Path("seeds").glob("*.txt"))[0]
+    text = seed.read_text(encoding="utf-8")
+    dropped = text.split("\n\n")[-1].strip()  # the file's last abstract leaves the digest
+    seed.write_text(text[: text.rindex(dropped)].rstrip() + "\n", encoding="utf-8")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    assert len(writes) == 1
+    assert text_key(dropped) not in json.loads(cache.read_text(encoding="utf-8"))["derived"]
+    assert text_key(dropped) in json.loads(before)["derived"]
