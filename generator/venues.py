@@ -87,28 +87,25 @@ def check_venues(papers: Iterable[Paper]) -> None:
     first_by_look: dict[tuple[str, int], Source] = {}
     reported: set[str] = set()  # files whose header was already reported
     errors: list[GeneratorError] = []
+
+    def refuse(s: Source, message: str) -> None:
+        if s.file not in reported:  # a file's header is reported once, however many papers it holds
+            reported.add(s.file)
+            errors.append(SeedError(message, s.file, 1))
+
     for s in sources:
         name = f"{s.venue} {s.year}"
         first = first_by_key.setdefault(venue_key(s.venue, s.year), s)
         if (first.venue, first.year) != (s.venue, s.year):
-            if s.file not in reported:
-                reported.add(s.file)
-                errors.append(SeedError(
-                    f"the venue {name!r} is {first.venue + ' ' + str(first.year)!r} of {_header(first)} "
-                    "written differently (case or spacing): write both headers the same way", s.file, 1,
-                ))
+            refuse(s, f"the venue {name!r} is {first.venue + ' ' + str(first.year)!r} of {_header(first)} "
+                      "written differently (case or spacing): write both headers the same way")
             continue
         # "ІСМL" (Cyrillic І С М) is drawn as "ICML": a page, a filter and a map venue of its
         # own that look like the real one's, each with part of the conference
         alike = first_by_look.setdefault(lookalike_key(s.venue, s.year), s)
         if (alike.venue, alike.year) != (s.venue, s.year):
-            if s.file not in reported:
-                reported.add(s.file)
-                errors.append(SeedError(
-                    f"the venue {name!r} looks like {alike.venue + ' ' + str(alike.year)!r} of {_header(alike)} "
-                    "but is spelled with letters of another script that look the same: write it as that header does",
-                    s.file, 1,
-                ))
+            refuse(s, f"the venue {name!r} looks like {alike.venue + ' ' + str(alike.year)!r} of {_header(alike)} "
+                      "but is spelled with letters of another script that look the same: write it as that header does")
             continue
         if first is not s:
             continue
