@@ -47,6 +47,10 @@ const SCORE_MAX = 2.2                       /* generator/search.py: a text part 
 const SNIPPET_CHARS = 320
 const SHOWN = 20                            /* results whose data is fetched and shown */
 const FIRST = 10                            /* the results Material shows before the list is scrolled */
+/* Words of a query that count, of each kind (as a web search engine caps them): each word
+ * holds a score for every paper, so a crafted link's ?q= of 1,500 words cost the reader's
+ * tab hundreds of MB and seconds. */
+const MAX_QUERY_WORDS = 32
 const FILTER = /(?:^|\s)(topic|venue|year|has):(\S*)/g
 const BASE = new URL("../search/", self.location)
 
@@ -157,7 +161,12 @@ function parse(query) {
       (negative ? exclude : include).push(w)
   }
   const unique = [...new Set(include)]
-  return { terms: unique.filter(w => !STOP.has(w)), exclude: [...new Set(exclude)], phrases, filters }
+  return {
+    terms: unique.filter(w => !STOP.has(w)).slice(0, MAX_QUERY_WORDS),
+    exclude: [...new Set(exclude)].slice(0, MAX_QUERY_WORDS),
+    phrases: phrases.slice(0, MAX_QUERY_WORDS),
+    filters
+  }
 }
 
 /* Indexes of the sorted `terms` that start with `prefix`, found by binary search. */

@@ -176,6 +176,15 @@ def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
     assert search("qqqzzzxv")["results"] == []
 
 
+def test_only_the_first_32_words_of_a_query_count(search):
+    # each query word scores every paper: a crafted link's ?q= of 1,500 words took the
+    # reader's tab hundreds of MB and seconds, so words past the 32nd are left out
+    assert search("unlearning")["results"], "the mission seeds no longer make this test meaningful"
+    unmatched = " ".join(f"qqqzzz{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(32))
+    assert search(f"{unmatched} unlearning")["results"] == []
+    assert search(f"{unmatched[: unmatched.rindex(' ')]} unlearning")["results"]  # the 32nd word counts
+
+
 # -- filters: topic:, venue:, year:, has:code, and the buttons that write them ------------------
 
 
