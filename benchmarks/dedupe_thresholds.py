@@ -28,9 +28,8 @@ def main() -> int:
     at = {r.where: i for i, r in enumerate(rows)}
     lines = (TITLED / "resubmissions.jsonl").read_text(encoding="utf-8").splitlines()
     truth = {tuple(sorted((at[p["a"]], at[p["b"]]))) for p in map(json.loads, lines) if p}
-    words = dedupe._Words()
-    sets = [dedupe.shingles(r.text, words) for r in rows]
-    sketches = [dedupe.sketch(s) for s in sets]
+    sets = dedupe.Shingles([r.text for r in rows])  # as the build makes them
+    sketches = sets.sketches()
     shared = {pair for pair in dedupe.candidate_pairs(sketches)}
     saved = dedupe.MIN_SHARED_SKETCH
     dedupe.MIN_SHARED_SKETCH = 1  # every pair with anything in common, to count what the thresholds let through

@@ -136,11 +136,6 @@ def is_duplicate(a: frozenset[int], b: frozenset[int]) -> bool:
     return containment >= MIN_CONTAINMENT and jaccard >= MIN_JACCARD
 
 
-def sketch(s: frozenset[int]) -> list[int]:
-    """The bottom-k MinHash sketch: the SKETCH smallest shingle hashes."""
-    return sorted(s)[:SKETCH]
-
-
 def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted.
 
