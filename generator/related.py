@@ -9,10 +9,9 @@ cannot relate two papers and are dropped. Each kind of term is normalised on its
 own and the kinds are mixed with fixed weights, so a long abstract's many pairs
 do not drown its words. Similarity is the cosine of two vectors.
 
-The similarities are computed as a sparse matrix product (scipy), a block of
-rows at a time: a block of ``BLOCK`` rows against all papers, the best ``k`` of
-each row kept, the block dropped. No all-pairs matrix is ever held; memory is one
-block. Ties are broken by paper id (the rows are in id order), so the output is
+The similarities are summed row by row by a compiled loop (:mod:`generator.topk`)
+that keeps each row's best ``k`` and nothing else: no all-pairs matrix is ever
+held. Ties are broken by paper id (the rows are in id order), so the output is
 the same on every run.
 """
 from __future__ import annotations
@@ -42,8 +41,6 @@ MIN_PRUNED_DF = 10
 # Each paper keeps only its this many heaviest terms: rare, telling terms, whose short
 # postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
 TERMS = 60
-# Rows of the similarity matrix computed at once: about BLOCK x papers floats in memory.
-BLOCK = 256
 
 
 @dataclass(frozen=True)
@@ -187,73 +184,35 @@ def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
     """For each row i of ``m`` (unit rows), the indexes of the ``k`` rows most similar to it,
     best first, ties by index; never i itself nor one of ``excluded[i]``; only similarities above 0.
 
-    Computed ``BLOCK`` rows at a time as a sparse product, so memory holds one block of
-    similarities, never all pairs. ``mapper`` may share the rows among worker processes
-    (:func:`generator.parallel.map_chunks`); each row's answer is the same either way.
-    The product is in single precision: half the memory traffic of double (a fifth less time
-    at 50,000 papers) and the same lists there; scores that then tie go by index, as ever.
+    Exact: each row's scores against all rows are summed in single precision by the compiled
+    loop of :mod:`generator.topk`, which keeps only the best k. ``mapper`` may share the rows
+    among worker processes (:func:`generator.parallel.map_chunks`); each row's answer is the
+    same either way.
     """
+    from .topk import best_rows  # numba: imported when related papers are computed, not by every command
+
+    n = m.shape[0]
     m = sparse.csr_matrix(m, dtype=np.float32)
     mt = sparse.csr_matrix(m.T)
-    return mapper(partial(_top_rows, m=m, mt=mt, k=k, excluded=excluded), range(m.shape[0]))
+    # one array type each, so the compiled loop has one signature to keep
+    rows = (m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data)
+    terms = (mt.indptr.astype(np.int64), mt.indices.astype(np.int32), mt.data)
+    lengths = [len(x) for x in excluded] if excluded else [0] * n
+    xptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+    xidx = np.fromiter(chain.from_iterable(excluded), dtype=np.int32, count=int(xptr[-1]))
+    out = np.empty((0, k), dtype=np.int64)
+    best_rows(0, 0, *rows, *terms, xptr, xidx, out)  # compiled (or loaded) here, before workers fork
+    return mapper(partial(_top_rows, arrays=(*rows, *terms, xptr, xidx), k=k), range(n))
 
 
-def _top_rows(rows: Sequence[int], m: sparse.csr_matrix, mt: sparse.csr_matrix, k: int,
-              excluded: Sequence[Sequence[int]]) -> list[list[int]]:
+def _top_rows(rows: Sequence[int], arrays: tuple, k: int) -> list[list[int]]:
     """:func:`top_k` for a contiguous run of rows."""
-    out: list[list[int]] = []
+    from .topk import best_rows
+
     first, last = (rows[0], rows[-1] + 1) if len(rows) else (0, 0)
-    for start in range(first, last, BLOCK):
-        stop = min(last, start + BLOCK)
-        sims = sparse.csr_matrix(m[start:stop] @ mt)
-        for i in range(start, stop):
-            for j in excluded[i] if excluded else ():
-                a, b = sims.indptr[i - start], sims.indptr[i - start + 1]
-                sims.data[a:b][sims.indices[a:b] == j] = 0.0
-        # A row's own score is its best (1, or a tie at 1 with a copy): choosing k + 1 and
-        # dropping the row itself afterwards costs less than finding it among all the scores.
-        chosen = _best(sims, k + 1)
-        out += [[j for j in js if j != i][:k] for i, js in enumerate(chosen, start)]
-    return out
-
-
-# How many of a row's similarities are sampled to bound its k-th best from below.
-# 1,024 rather than 256: the looser bound left about 200 scores a row at 20,000 papers, and
-# sorting them was most of the time; a tighter one leaves about 50 (_best 3 to 6 times faster).
-SAMPLE = 1024
-
-
-def _best(sims: sparse.csr_matrix, k: int) -> list[list[int]]:
-    """Per row of ``sims``, the columns of its ``k`` best positive scores, best first,
-    equal scores by column: exactly, and for all rows at once.
-
-    The k-th best of any subset of a row's scores is at most the row's k-th best, so
-    every score below it can be dropped without looking further; a sample of SAMPLE
-    distinct scores per row makes that bound tight enough to leave a few dozen of
-    the thousands. What is left is sorted once by (row, score down, column). Every pass
-    over all the scores is one comparison: rows are found for the few kept ones only.
-    """
-    n = sims.shape[0]
-    if sims.nnz == 0:
-        return [[] for _ in range(n)]
-    data, cols, indptr = sims.data, sims.indices, sims.indptr
-    starts, counts = indptr[:-1], np.diff(indptr)
-    step = np.arange(SAMPLE)
-    # distinct positions: evenly spread over a long row, the whole of a short one
-    pos = np.where(counts[:, None] >= SAMPLE, starts[:, None] + step * counts[:, None] // SAMPLE, starts[:, None] + step)
-    sample = np.where(step < counts[:, None], data[np.minimum(pos, len(data) - 1)], -np.inf)
-    bound = -np.partition(-sample, k - 1, axis=1)[:, k - 1] if k <= SAMPLE else np.full(n, -np.inf)
-    # only positive scores: a bound of at least the smallest positive number drops the zeros
-    bound = np.maximum(bound, np.finfo(data.dtype).tiny).astype(data.dtype)
-    kept = np.flatnonzero(data >= np.repeat(bound, counts))
-    row = np.searchsorted(indptr, kept, side="right") - 1
-    col, score = cols[kept], data[kept]
-    order = np.lexsort((col, -score, row))
-    row, col = row[order], col[order]
-    rank = np.arange(len(row)) - np.searchsorted(row, row)
-    chosen = rank < k
-    per_row = np.bincount(row[chosen], minlength=n)
-    return [c.tolist() for c in np.split(col[chosen], np.cumsum(per_row)[:-1])]
+    out = np.empty((last - first, k), dtype=np.int64)
+    best_rows(first, last, *arrays, out)
+    return [[j for j in row if j >= 0] for row in out.tolist()]
 
 
 def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIGHTS,
