@@ -297,7 +297,9 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     pair_d = (unique & np.uint64(0xFFFFFFFF)).astype(id_type)
     buckets = max(1, math.ceil(len(unique) / PAIR_BUCKET_POSTINGS))
     bucket = pair_h % np.uint32(buckets)
-    by = np.lexsort((pair_d, pair_h, bucket))
+    # ``unique`` is in (hash, paper) order already: a stable sort by bucket alone keeps it so
+    # within each bucket (radix sort on 16-bit keys; a lexsort of the three keys took 1.8 s at 50,000)
+    by = np.argsort(bucket.astype(np.uint16) if buckets <= 0x10000 else bucket, kind="stable")
     pair_h, pair_d, bucket = pair_h[by], pair_d[by], bucket[by]
     cuts = np.searchsorted(bucket, np.arange(buckets + 1))
     for b in range(buckets):
