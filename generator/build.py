@@ -27,7 +27,7 @@ import yaml
 from . import curate, explore
 from .cache import Entry, fingerprint, read_cache, text_key, write_cache
 from .clean import extract_links
-from .dedupe import deduplicate
+from .dedupe import deduplicate, duplicate_pairs
 from .errors import CurationError, GeneratorError, SeedError, raise_all
 from .feeds import render_feeds
 from .layout import layout
@@ -180,6 +180,7 @@ def derive_all(
     curation: curate.Curation | None = None,
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
+    duplicates: Background | None = None,
 ) -> tuple[Digest, dict[str, Derived]]:
     """:func:`derive`, and what was derived from each text (for the cache).
 
@@ -188,11 +189,12 @@ def derive_all(
     started from the seed bytes (:func:`start_early`). ``known`` holds what an earlier
     build derived, by :func:`generator.cache.text_key`: those texts are not derived
     again. Making titles unique needs all of them, and is done after, in order.
+    ``duplicates`` is the near duplicates found from the seed bytes (:func:`start_early`).
     """
     check_venues(papers)
     known = known or {}
     pending = early or Pending(partial(_tag_and_title, topics=topics), _unknown([p.text for p in papers], known))
-    merged = deduplicate(papers)
+    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None)
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
@@ -252,14 +254,24 @@ def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, byte
 
 
 def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
-                known: Mapping[str, Entry] | None = None) -> Pending:
+                known: Mapping[str, Entry] | None = None) -> tuple[Pending, Background | None]:
     """Tag and title in worker processes straight from the seed bytes, while this process
-    parses and validates them: on two cores the parse no longer runs alone. If the
-    seeds turn out to be invalid, the caller cancels it. Texts in ``known`` are skipped."""
+    parses and validates them: on two cores the parse no longer runs alone. Texts in
+    ``known`` are skipped. With them, a worker of its own finds the near duplicates
+    (:func:`generator.dedupe.duplicate_pairs`), which need the texts alone: in a warm
+    build, where little is left to tag and title, that is most of deduplication done on
+    the core the parse leaves idle. If the seeds turn out to be invalid, the caller
+    cancels both."""
     shares = list(range(workers()))
     big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
-    return Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
-                   shares, worth_it=big)
+    tagging = Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
+                      shares, worth_it=big)
+    duplicates = Background(partial(_duplicates_in, seeds), worth_it=True) if big and workers() > 1 else None
+    return tagging, duplicates
+
+
+def _duplicates_in(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
+    return duplicate_pairs(t for path, data in seeds for t in abstract_texts(data, path))
 
 
 def _git(cwd: Path, *args: str) -> str | None:
@@ -427,15 +439,17 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
     known = read_cache(cache, stamp) if cache is not None else {}
     watch.lap("read")
-    early = start_early(seeds, topics, known)
+    early, duplicates = start_early(seeds, topics, known)
     try:
         papers = parse_all(seeds)
         watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest, derived = derive_all(papers, topics, curation, early, known)
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates)
     except GeneratorError:
         early.cancel()
+        if duplicates is not None:
+            duplicates.cancel()
         raise
     log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
     watch.lap("derive")

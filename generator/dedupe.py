@@ -27,7 +27,7 @@ from itertools import chain
 import numpy as np
 
 from .errors import GeneratorError, SeedError, raise_all
-from .identify import normalize
+from .identify import normalize, paper_id
 from .model import Link, Paper
 
 SHINGLE = 3
@@ -169,7 +169,7 @@ def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return list(zip((kept // len(sketches)).tolist(), (kept % len(sketches)).tolist()))
 
 
-def _alike(a: list[int], b: list[int], sets: Shingles) -> bool:
+def _alike(a: list[int], b: list[int], sets: Shingles | _Sets) -> bool:
     """Whether two groups may merge: every abstract of one is a duplicate of every abstract
     of the other, and together they stay within MAX_GROUP.
 
@@ -241,9 +241,36 @@ def _same_text(by_id: dict[str, list[Paper]]) -> None:
     raise_all(errors)
 
 
-def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
+def duplicate_pairs(texts: Iterable[str]) -> list[tuple[str, str]]:
+    """The near duplicates among ``texts``: pairs of their paper ids (first < second), each
+    pair's shingle sets verified, in order. Exact duplicates are one id, so not a pair.
+
+    It needs the texts alone, so a build finds them in a worker from the seed bytes while
+    it parses (:func:`generator.build.start_early`): most of deduplication's time."""
+    distinct: dict[str, str] = {}
+    for t in texts:
+        distinct.setdefault(paper_id(t), t)
+    ids = sorted(distinct)
+    sets = Shingles([distinct[i] for i in ids])
+    return [(ids[i], ids[j]) for i, j in candidate_pairs(sets.sketches()) if is_duplicate(sets[i], sets[j])]
+
+
+class _Sets:
+    """Shingle sets of some texts, each made when first asked (only merged groups need them)."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.texts, self.words, self.made = texts, _Words(), {}
+
+    def __getitem__(self, i: int) -> frozenset[int]:
+        if i not in self.made:
+            self.made[i] = shingles(self.texts[i], self.words)
+        return self.made[i]
+
+
+def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None = None) -> list[Paper]:
     """Merge exact and near duplicates; every source ends up in exactly one paper.
-    Different abstracts with one id are refused (:class:`SeedError`)."""
+    Different abstracts with one id are refused (:class:`SeedError`). ``pairs`` is
+    :func:`duplicate_pairs` of the papers' texts when it was found beforehand."""
     by_id: dict[str, list[Paper]] = defaultdict(list)
     for p in papers:
         by_id[p.id].append(p)
@@ -251,16 +278,19 @@ def deduplicate(papers: Iterable[Paper]) -> list[Paper]:
     ids = sorted(by_id)
     exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 
-    sets = Shingles([p.text for p in exact])
+    if pairs is None:
+        pairs = duplicate_pairs(p.text for p in exact)
+    index = {pid: i for i, pid in enumerate(ids)}
+    sets = _Sets([p.text for p in exact])
     parent = list(range(len(exact)))
     members = {i: [i] for i in range(len(exact))}  # root -> its group
-    for i, j in candidate_pairs(sets.sketches()):
-        if is_duplicate(sets[i], sets[j]):
-            ri, rj = _find(parent, i), _find(parent, j)
-            if ri != rj and _alike(members[ri], members[rj], sets):
-                root, other = min(ri, rj), max(ri, rj)
-                parent[other] = root
-                members[root] += members.pop(other)
+    # in the order of the candidates (by index, as the ids are sorted): the same groups every time
+    for i, j in sorted((index[a], index[b]) for a, b in pairs if a in index and b in index):
+        ri, rj = _find(parent, i), _find(parent, j)
+        if ri != rj and _alike(members[ri], members[rj], sets):
+            root, other = min(ri, rj), max(ri, rj)
+            parent[other] = root
+            members[root] += members.pop(other)
 
     groups: dict[int, list[Paper]] = defaultdict(list)
     for i, p in enumerate(exact):

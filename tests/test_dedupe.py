@@ -286,3 +286,27 @@ def test_candidate_pairs_stay_near_linear(corpus_build, monkeypatch):
     assert len(papers) == len(corpus_build.digest)
     # all pairs would be n(n-1)/2, about 280,000; the planted variants alone need 40 (rewraps are exact)
     assert 40 <= len(verified) <= 2 * n
+
+
+def test_pairs_found_beforehand_give_the_same_papers(corpus_build):
+    # a build finds the near duplicates in a worker from the seed texts while it parses;
+    # handed those pairs, deduplicate must make exactly the papers it makes on its own
+    pairs = dedupe.duplicate_pairs(p.text for p in corpus_build.parsed)
+    assert len(pairs) == len(set(pairs)) == 40  # the planted variants but the rewraps (exact, one id); the mission seeds repeat two texts exactly
+    assert all(a < b for a, b in pairs)
+    found = deduplicate(corpus_build.parsed, pairs)
+    assert found == deduplicate(corpus_build.parsed)
+    assert [(p.id, p.sources) for p in found] == [(p.id, p.sources) for p in corpus_build.digest]
+    # the pairs are what merges near duplicates: without them, only exact ones are
+    assert len(deduplicate(corpus_build.parsed, [])) == len(corpus_build.digest) + len(pairs)
+
+
+def test_pairs_found_beforehand_still_keep_a_chain_apart():
+    x, y = A1.split(), A3.split()
+    steps = [x + y[: len(y) // 3], x + y[: 2 * len(y) // 3], x + y, x[len(x) // 3:] + y, x[2 * len(x) // 3:] + y]
+    chain = [A1, *(" ".join(s) for s in steps), A3]
+    papers = [paper(t, "seeds/a.txt", 3 + 2 * n) for n, t in enumerate(chain)]
+    pairs = dedupe.duplicate_pairs(chain)
+    assert len(pairs) >= len(chain) - 1
+    assert deduplicate(papers, pairs) == deduplicate(papers)
+    assert len(deduplicate(papers, pairs)) >= 2
