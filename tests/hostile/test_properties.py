@@ -99,11 +99,42 @@ def parsed(text: str):
 ALLOWED = {"p": set(), "strong": set(), "em": set(), "code": set(), "a": {"href", "rel"}, "span": {"class", "title"}}
 
 
+# What the reader is told of a link, as the README says it (written here, not imported):
+# a label that is an address other than the link's stays, followed by the link's URL; a
+# host with letters of other scripts is followed by the form the address bar shows.
+_LABEL_ADDRESS = re.compile(r"(?:https?://)?([^\s/?#@:\[\]]+\.[^\W\d_]{2,}\.?)(?::[0-9]*)?([/?#]\S*)?", re.IGNORECASE)
+
+
+def _bar_host(host: str) -> str:
+    host = host.lower().rstrip(".").removeprefix("www.")
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def _link_shown(label: str, url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    suffix = "" if host.isascii() else f" ({_bar_host(host)})"
+    named = _LABEL_ADDRESS.fullmatch(label.strip())
+    if named:
+        other = _bar_host(named[1]) != _bar_host(host)
+        if named[2] and not other:
+            target = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+            other = named[2].rstrip("/") != target.rstrip("/")
+        if other:
+            return f"{label} ({url}{suffix})"
+    return label + suffix
+
+
 def _visible(segs: tuple[Seg, ...]) -> str:
     out = []
     for s in segs:
-        if s.kind in ("text", "link"):
+        if s.kind == "text":
             out.append(s.value)
+        elif s.kind == "link":
+            out.append(_link_shown(s.value, s.url))
         elif s.kind == "math":
             problem = math_problem(" ".join(s.value.split()))
             delim = "$$" if s.display else "$"
