@@ -1043,3 +1043,12 @@ def test_the_following_points_ahead_and_is_no_word_of_a_title() -> None:
     assert any(c.kind == "subject" and c.composed() == "Multi-Component Sparse PCA Problem" for c in found), \
         [c.composed() for c in found]
     assert not any("Following" in c.composed() for c in found), [c.composed() for c in found]
+
+
+def test_an_adverbial_of_manner_is_no_phrase() -> None:
+    # "We train a lane graph encoder on dashcam footage in an unsupervised manner": how it is
+    # trained, not what; not "... Footage in an Unsupervised Manner" nor "Unsupervised Manner"
+    titles = _candidate_titles("title_manner_adverbial.txt")
+    assert "Lane Graph Encoder on Dashcam Footage" in titles, titles
+    assert not any(re.search(r"\b(?:Manner|Fashion)\b", t) for t in titles), titles
+

@@ -212,6 +212,9 @@ _LIGHT_VERBS = frozenset(_W["light_verbs"])
 _VAGUE = _W["vague_nouns"]
 
 
+_MANNER = _W["manner_nouns"]
+
+
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
 
 
