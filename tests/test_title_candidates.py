@@ -1052,3 +1052,21 @@ def test_an_adverbial_of_manner_is_no_phrase() -> None:
     assert "Lane Graph Encoder on Dashcam Footage" in titles, titles
     assert not any(re.search(r"\b(?:Manner|Fashion)\b", t) for t in titles), titles
 
+
+def test_a_single_author_speaks_of_the_work_as_i() -> None:
+    # "I introduce a layout-aware transformer reader ...": what the paper offers, as "we introduce"
+    # says it; "In this paper, I will talk about ...", "Finally, I'm going to ..." open no title
+    from generator.title.candidates import about_our_work
+
+    assert about_our_work("In this work I introduce a reader") and about_our_work("My network encodes the mesh")
+    assert not about_our_work("The test controls the type I error")
+    found = candidates(abstract("title_single_author.txt"))
+    assert found[0].composed() == "Layout-Aware Transformer Reader for Scanned Tax Forms", [c.composed() for c in found]
+    assert not any(c.composed().split()[0].lower() in ("i", "i'm", "i’m", "my", "in") for c in found), \
+        [c.composed() for c in found]
+
+
+def test_a_degree_is_no_name() -> None:
+    # "I present a summary of my PhD research area, handwritten tax forms": not "PhD: ..."
+    found = candidates(abstract("title_degree_is_no_name.txt"))
+    assert not any(c.composed().startswith("PhD") for c in found), [c.composed() for c in found]

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ..text import plain, sentences, tokens as tokenize
 from .words import (
+    _BACKGROUND_VERBS,
     _STOP,
     _VAGUE,
     MAX_LENGTH,
@@ -99,9 +100,16 @@ def title_sentences(text: str) -> list[str]:
     return _sentences(plain(text))
 
 
+# A single author speaks of the work as "I" and "my": "In this work I introduce ...", "My network
+# represents ..." (as a verb or an auxiliary shows: not the numeral of "type I error")
+_MY = re.compile(r"\b[Mm]y\b")
+_I_SAY = re.compile(r"\bI\s+([a-z]+)\b")
+
+
 def about_our_work(sentence: str) -> bool:
-    """Does the sentence speak of the paper's own work ("we", "our", "this paper")?"""
-    return _OURS_TEST.search(sentence) is not None
+    """Does the sentence speak of the paper's own work ("we", "our", "this paper", "I", "my")?"""
+    return _OURS_TEST.search(sentence) is not None or _MY.search(sentence) is not None \
+        or any(m.group(1) in _VERB_FORMS or m.group(1) in _BACKGROUND_VERBS for m in _I_SAY.finditer(sentence))
 
 
 # A full stop with no space after it between two words ("... with bandit feedback.Our method
@@ -815,7 +823,7 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     out = []
     later = 0
     for index, sentence in enumerate(sentences[:6]):
-        ours = _OURS_TEST.search(sentence) is not None
+        ours = about_our_work(sentence)
         if not ours and _about_the_literature(sentence):
             continue
         if index >= 2:

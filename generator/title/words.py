@@ -108,7 +108,7 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 _ACTOR = (
-    r"(?:we|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
+    r"(?:we|(?-i:I)|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
     r"|our\s+(?:work|paper|approach|study|research)|the\s+(?:paper|study|research|present\s+work))"
 )
 
@@ -167,7 +167,9 @@ _ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
 _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 
 
-_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
+# (and a single author's "I", "my": "Finally, I'm going to ..." opens on no subject)
+_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we",
+                       "i", "i'm", "i’m", "my"})
 
 
 _WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
