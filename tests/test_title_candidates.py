@@ -1070,3 +1070,19 @@ def test_a_degree_is_no_name() -> None:
     # "I present a summary of my PhD research area, handwritten tax forms": not "PhD: ..."
     found = candidates(abstract("title_degree_is_no_name.txt"))
     assert not any(c.composed().startswith("PhD") for c in found), [c.composed() for c in found]
+
+
+def test_a_phrase_does_not_open_on_a_count() -> None:
+    # "We propose two novel layout encoders for scanned invoices": the phrase is what they are,
+    # "Layout Encoders for Scanned Invoices", not how many
+    titles = [c.composed() for c in candidates(abstract("title_count_of_contributions.txt")) if c.kind != "subject"]
+    assert "Layout Encoders for Scanned Invoices" in titles, titles
+    assert not any(t.startswith("Two ") for t in titles), titles
+
+
+def test_a_phrase_ends_before_an_adjective_that_takes_to() -> None:
+    # "submodular functions subject to a knapsack budget", "schedules robust to late jobs": the
+    # adjective opens what is said of the noun; no phrase ends on it
+    titles = _candidate_titles("title_adjective_with_to.txt")
+    assert "Greedy Algorithm for Schedules" in titles, titles
+    assert not any(t.endswith(("Subject", "Robust")) or " Subject " in t for t in titles), titles

@@ -23,7 +23,9 @@ from .words import (
     _GENERIC,
     _LIGHT_FILLERS,
     _LIGHT_VERBS,
+    _COUNTS,
     _MANNER,
+    _WITH_TO,
     _MODIFIER_SUFFIXES,
     _PLURAL,
     _PREPOSITIONS,
@@ -107,6 +109,8 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         if out and _manner_end(tokens, i):
             break  # "... in an unsupervised manner": how it is done, not part of what
+        if out and low in _WITH_TO and i + 1 < len(tokens) and tokens[i + 1].lower() == "to":
+            break  # "... functions subject to a budget": what is said of the noun, not part of it
         if out and not wh:
             if low in _CONTINUING_PARTICIPLES:
                 out.append(tok)
@@ -394,7 +398,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if not run:
             return
         words = _without_cut_object(list(run), nxt)
-        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
+        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START or words[0].lower() in _COUNTS
                          or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
                          or words[0].lower() in _SUBORDINATORS):
             words = words[1:]  # "Despite impressive advances in X": the phrase is what follows
@@ -419,6 +423,10 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if manner:
             close(tok)  # "in an unsupervised manner": how the thing before it is done
             i = manner
+            continue
+        if run and low in _WITH_TO and i + 1 < n and tokens[i + 1].lower() == "to":
+            close(tok)  # "submodular functions subject to a budget": the adjective opens what is said of them
+            i += 2
             continue
         i += 1
         if low in _SUBORDINATE and (out or run):

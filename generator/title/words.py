@@ -217,6 +217,12 @@ _VAGUE = _W["vague_nouns"]
 _MANNER = _W["manner_nouns"]
 
 
+_COUNTS = _W["count_words"]
+
+
+_WITH_TO = _W["adjectives_with_to"]
+
+
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
 
 
