@@ -1086,3 +1086,16 @@ def test_a_phrase_ends_before_an_adjective_that_takes_to() -> None:
     titles = _candidate_titles("title_adjective_with_to.txt")
     assert "Greedy Algorithm for Schedules" in titles, titles
     assert not any(t.endswith(("Subject", "Robust")) or " Subject " in t for t in titles), titles
+
+
+def test_a_word_broken_at_a_line_end_is_whole_again() -> None:
+    # "a modular lan- guage for hyperpa- rameter search over tree- structured spaces", as copying
+    # from a PDF leaves it: the words are "language" and "hyperparameter", and "tree-structured"
+    # is a compound broken at its hyphen; "first- and second-order" leaves its noun to the second
+    from generator.title.candidates import rejoined
+
+    titles = _candidate_titles("title_word_broken_at_line_end.txt")
+    assert "Modular Language for Hyperparameter Search over Tree-Structured Spaces" in titles, titles
+    assert not any("- " in t for t in titles), titles
+    assert rejoined("over tree- structured spaces") == "over tree-structured spaces"
+    assert rejoined("first- and second-order methods") == "first- and second-order methods"

@@ -121,9 +121,30 @@ def about_our_work(sentence: str) -> bool:
 _GLUED = re.compile(r"[.!?](?<=[a-z]{3}[.!?])(?=[A-Z][a-z]+\b)")
 
 
+# A word broken at the end of a line of the PDF the abstract was copied from: "rep- resentation",
+# "hyperpa- rameter", "long- standing" (not "first- and second-order", which leaves the noun of
+# its first part to the second).
+_BROKEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b(?<!- and)(?<!- or)(?<!- to)(?<!- nor)")
+
+
+def rejoined(text: str) -> str:
+    """The text with its words broken at a line's end made whole again: "rep- resentation" is
+    "representation", a word ML abstracts use or this one writes elsewhere; "tree- structured",
+    which neither is, was a compound broken at its hyphen ("tree-structured")."""
+    if "- " not in text:
+        return text
+    own = set(_WORD.findall(text.lower()))
+
+    def whole(m: re.Match) -> str:
+        joined = m.group(1) + m.group(2)
+        return joined if joined.lower() in _COMMON_WORDS or joined.lower() in own else f"{m.group(1)}-{m.group(2)}"
+
+    return _BROKEN.sub(whole, text)
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
-    out = sentences(_GLUED.sub(r"\g<0> ", text))
+    out = sentences(_GLUED.sub(r"\g<0> ", rejoined(text)))
     # pointers to code or a project page come last; only the closing sentences need the test
     last = len(out) - 3
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
