@@ -1043,3 +1043,59 @@ def test_the_following_points_ahead_and_is_no_word_of_a_title() -> None:
     assert any(c.kind == "subject" and c.composed() == "Multi-Component Sparse PCA Problem" for c in found), \
         [c.composed() for c in found]
     assert not any("Following" in c.composed() for c in found), [c.composed() for c in found]
+
+
+def test_an_adverbial_of_manner_is_no_phrase() -> None:
+    # "We train a lane graph encoder on dashcam footage in an unsupervised manner": how it is
+    # trained, not what; not "... Footage in an Unsupervised Manner" nor "Unsupervised Manner"
+    titles = _candidate_titles("title_manner_adverbial.txt")
+    assert "Lane Graph Encoder on Dashcam Footage" in titles, titles
+    assert not any(re.search(r"\b(?:Manner|Fashion)\b", t) for t in titles), titles
+
+
+def test_a_single_author_speaks_of_the_work_as_i() -> None:
+    # "I introduce a layout-aware transformer reader ...": what the paper offers, as "we introduce"
+    # says it; "In this paper, I will talk about ...", "Finally, I'm going to ..." open no title
+    from generator.title.candidates import about_our_work
+
+    assert about_our_work("In this work I introduce a reader") and about_our_work("My network encodes the mesh")
+    assert not about_our_work("The test controls the type I error")
+    found = candidates(abstract("title_single_author.txt"))
+    assert found[0].composed() == "Layout-Aware Transformer Reader for Scanned Tax Forms", [c.composed() for c in found]
+    assert not any(c.composed().split()[0].lower() in ("i", "i'm", "i’m", "my", "in") for c in found), \
+        [c.composed() for c in found]
+
+
+def test_a_degree_is_no_name() -> None:
+    # "I present a summary of my PhD research area, handwritten tax forms": not "PhD: ..."
+    found = candidates(abstract("title_degree_is_no_name.txt"))
+    assert not any(c.composed().startswith("PhD") for c in found), [c.composed() for c in found]
+
+
+def test_a_phrase_does_not_open_on_a_count() -> None:
+    # "We propose two novel layout encoders for scanned invoices": the phrase is what they are,
+    # "Layout Encoders for Scanned Invoices", not how many
+    titles = [c.composed() for c in candidates(abstract("title_count_of_contributions.txt")) if c.kind != "subject"]
+    assert "Layout Encoders for Scanned Invoices" in titles, titles
+    assert not any(t.startswith("Two ") for t in titles), titles
+
+
+def test_a_phrase_ends_before_an_adjective_that_takes_to() -> None:
+    # "submodular functions subject to a knapsack budget", "schedules robust to late jobs": the
+    # adjective opens what is said of the noun; no phrase ends on it
+    titles = _candidate_titles("title_adjective_with_to.txt")
+    assert "Greedy Algorithm for Schedules" in titles, titles
+    assert not any(t.endswith(("Subject", "Robust")) or " Subject " in t for t in titles), titles
+
+
+def test_a_word_broken_at_a_line_end_is_whole_again() -> None:
+    # "a modular lan- guage for hyperpa- rameter search over tree- structured spaces", as copying
+    # from a PDF leaves it: the words are "language" and "hyperparameter", and "tree-structured"
+    # is a compound broken at its hyphen; "first- and second-order" leaves its noun to the second
+    from generator.title.candidates import rejoined
+
+    titles = _candidate_titles("title_word_broken_at_line_end.txt")
+    assert "Modular Language for Hyperparameter Search over Tree-Structured Spaces" in titles, titles
+    assert not any("- " in t for t in titles), titles
+    assert rejoined("over tree- structured spaces") == "over tree-structured spaces"
+    assert rejoined("first- and second-order methods") == "first- and second-order methods"

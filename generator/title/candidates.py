@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ..text import plain, sentences, tokens as tokenize
 from .words import (
+    _BACKGROUND_VERBS,
     _STOP,
     _VAGUE,
     MAX_LENGTH,
@@ -99,9 +100,16 @@ def title_sentences(text: str) -> list[str]:
     return _sentences(plain(text))
 
 
+# A single author speaks of the work as "I" and "my": "In this work I introduce ...", "My network
+# represents ..." (as a verb or an auxiliary shows: not the numeral of "type I error")
+_MY = re.compile(r"\b[Mm]y\b")
+_I_SAY = re.compile(r"\bI\s+([a-z]+)\b")
+
+
 def about_our_work(sentence: str) -> bool:
-    """Does the sentence speak of the paper's own work ("we", "our", "this paper")?"""
-    return _OURS_TEST.search(sentence) is not None
+    """Does the sentence speak of the paper's own work ("we", "our", "this paper", "I", "my")?"""
+    return _OURS_TEST.search(sentence) is not None or _MY.search(sentence) is not None \
+        or any(m.group(1) in _VERB_FORMS or m.group(1) in _BACKGROUND_VERBS for m in _I_SAY.finditer(sentence))
 
 
 # A full stop with no space after it between two words ("... with bandit feedback.Our method
@@ -113,9 +121,30 @@ def about_our_work(sentence: str) -> bool:
 _GLUED = re.compile(r"[.!?](?<=[a-z]{3}[.!?])(?=[A-Z][a-z]+\b)")
 
 
+# A word broken at the end of a line of the PDF the abstract was copied from: "rep- resentation",
+# "hyperpa- rameter", "long- standing" (not "first- and second-order", which leaves the noun of
+# its first part to the second).
+_BROKEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b(?<!- and)(?<!- or)(?<!- to)(?<!- nor)")
+
+
+def rejoined(text: str) -> str:
+    """The text with its words broken at a line's end made whole again: "rep- resentation" is
+    "representation", a word ML abstracts use or this one writes elsewhere; "tree- structured",
+    which neither is, was a compound broken at its hyphen ("tree-structured")."""
+    if "- " not in text:
+        return text
+    own = set(_WORD.findall(text.lower()))
+
+    def whole(m: re.Match) -> str:
+        joined = m.group(1) + m.group(2)
+        return joined if joined.lower() in _COMMON_WORDS or joined.lower() in own else f"{m.group(1)}-{m.group(2)}"
+
+    return _BROKEN.sub(whole, text)
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
-    out = sentences(_GLUED.sub(r"\g<0> ", text))
+    out = sentences(_GLUED.sub(r"\g<0> ", rejoined(text)))
     # pointers to code or a project page come last; only the closing sentences need the test
     last = len(out) - 3
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
@@ -815,7 +844,7 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
     out = []
     later = 0
     for index, sentence in enumerate(sentences[:6]):
-        ours = _OURS_TEST.search(sentence) is not None
+        ours = about_our_work(sentence)
         if not ours and _about_the_literature(sentence):
             continue
         if index >= 2:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import WordsError
 from ..text import first_sentence, plain
-from .candidates import _spells, CONTRIBUTION, KINDS, NAME_ONLY, NAMED, NAMED_OTHER, PHRASE, SUBJECT, TERM, TOPIC, Candidate, about_our_work, candidates, title_sentences
+from .candidates import _spells, CONTRIBUTION, KINDS, NAME_ONLY, NAMED, NAMED_OTHER, PHRASE, SUBJECT, TERM, TOPIC, Candidate, about_our_work, candidates, rejoined, title_sentences
 from .phrases import can_end
 from .salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from .words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _PREPOSITIONS, _STOP, _VAGUE, _VERB_FORMS, _W
@@ -58,7 +58,7 @@ KEY_TERMS = 6
 def context(text: str, model: WordModel | None = None, own_title: Collection[str] | None = None) -> Context:
     """What the features need of the abstract; ``own_title`` only for the fit (the real title's
     words of an abstract the title-word lexicon counted, which it then leaves out)."""
-    body = plain(text)
+    body = rejoined(plain(text))
     first = first_sentence(body)
     counts = Counter(_WORD.findall(body.lower()))
     weight = {w: min(n, 5) * _RARITY.get(w, 1.0) for w, n in counts.items()

@@ -23,6 +23,9 @@ from .words import (
     _GENERIC,
     _LIGHT_FILLERS,
     _LIGHT_VERBS,
+    _COUNTS,
+    _MANNER,
+    _WITH_TO,
     _MODIFIER_SUFFIXES,
     _PLURAL,
     _PREPOSITIONS,
@@ -70,6 +73,22 @@ def _skip_parenthetical(tokens: list[str], i: int) -> int:
     return len(tokens)
 
 
+def _manner_end(tokens: list[str], i: int) -> int:
+    """Where an adverbial of manner that opens at ``tokens[i]`` ends ("in an unsupervised
+    manner", "in a fully data-driven fashion": "in", an article, a few modifiers and a noun
+    of :data:`_MANNER`), or 0 when none opens there."""
+    if tokens[i].lower() != "in" or i + 2 >= len(tokens) or tokens[i + 1].lower() not in ("a", "an"):
+        return 0
+    for j in range(i + 2, min(i + 6, len(tokens))):
+        low = tokens[j].lower()
+        if low in _MANNER:
+            # "in a way that ...", "in a manner of speaking" go on: only the closed adverbial
+            return j + 1 if j + 1 == len(tokens) or tokens[j + 1].lower() not in ("of", "that", "which") else 0
+        if not tokens[j][:1].isalnum() or low in _STOP:
+            return 0
+    return 0
+
+
 def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, subject: bool = False) -> list[str]:
     """The noun phrase starting at ``start``: up to a clause boundary, brackets dropped."""
     out: list[str] = []
@@ -88,6 +107,10 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             continue
         if tok in ",;:)]" or tok in ("–", "—", "-"):
             break
+        if out and _manner_end(tokens, i):
+            break  # "... in an unsupervised manner": how it is done, not part of what
+        if out and low in _WITH_TO and i + 1 < len(tokens) and tokens[i + 1].lower() == "to":
+            break  # "... functions subject to a budget": what is said of the noun, not part of it
         if out and not wh:
             if low in _CONTINUING_PARTICIPLES:
                 out.append(tok)
@@ -375,7 +398,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if not run:
             return
         words = _without_cut_object(list(run), nxt)
-        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START
+        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START or words[0].lower() in _COUNTS
                          or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
                          or words[0].lower() in _SUBORDINATORS):
             words = words[1:]  # "Despite impressive advances in X": the phrase is what follows
@@ -396,6 +419,15 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             i = _skip_parenthetical(tokens, i)
             continue
         low = tok.lower()
+        manner = _manner_end(tokens, i)
+        if manner:
+            close(tok)  # "in an unsupervised manner": how the thing before it is done
+            i = manner
+            continue
+        if run and low in _WITH_TO and i + 1 < n and tokens[i + 1].lower() == "to":
+            close(tok)  # "submodular functions subject to a budget": the adjective opens what is said of them
+            i += 2
+            continue
         i += 1
         if low in _SUBORDINATE and (out or run):
             break  # "..., where the learner receives ...": a detail of what came before

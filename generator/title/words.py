@@ -108,7 +108,7 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 _ACTOR = (
-    r"(?:we|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
+    r"(?:we|(?-i:I)|(?:this|the\s+present)\s+(?:paper|work|article|study|thesis|report|letter|research)"
     r"|our\s+(?:work|paper|approach|study|research)|the\s+(?:paper|study|research|present\s+work))"
 )
 
@@ -167,7 +167,9 @@ _ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
 _WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 
 
-_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we"})
+# (and a single author's "I", "my": "Finally, I'm going to ..." opens on no subject)
+_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we",
+                       "i", "i'm", "i’m", "my"})
 
 
 _WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
@@ -210,6 +212,15 @@ _LIGHT_VERBS = frozenset(_W["light_verbs"])
 
 
 _VAGUE = _W["vague_nouns"]
+
+
+_MANNER = _W["manner_nouns"]
+
+
+_COUNTS = _W["count_words"]
+
+
+_WITH_TO = _W["adjectives_with_to"]
 
 
 _LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
