@@ -453,21 +453,21 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise
     log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
     watch.lap("derive")
-    # The search index needs the titled papers alone, not their related papers: it is built
-    # in a worker from here on, and takes the core that related papers leave idle while
-    # they weigh terms in this process (at 50,000 papers 20 s of work, 5 s of it so placed).
+    # The search index and the map need the titled papers alone, not their related papers:
+    # each is made in a worker from here on, beside related papers and the pages. The map's
+    # layout from scratch takes longest of all (t-SNE: 51 s at 50,000 papers, 5 s at 3,300).
     visible = digest.visible()
     big = len(visible) >= 400
     indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
+    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=big)
     try:
         digest = add_related(digest, mapper=map_chunks)
     except BaseException:
         indexing.cancel()
+        laying.cancel()
         raise
     watch.lap("related")
-    # The map's layout takes longest of all; it runs in a worker while the pages render.
     visible = digest.visible()
-    laying = Background(partial(layout, visible, *read_previous_map(docs)), worth_it=big)
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
     try:
