@@ -169,7 +169,7 @@ def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return list(zip((kept // len(sketches)).tolist(), (kept % len(sketches)).tolist()))
 
 
-def _alike(a: list[int], b: list[int], sets: Shingles | _Sets) -> bool:
+def _alike(a: list[int], b: list[int], sets: _Sets) -> bool:
     """Whether two groups may merge: every abstract of one is a duplicate of every abstract
     of the other, and together they stay within MAX_GROUP.
 
