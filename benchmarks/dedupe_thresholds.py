@@ -1,4 +1,4 @@
-"""How well the near-duplicate thresholds of generator/dedupe.py separate one paper's edited
+"""How well the near-duplicate thresholds of generator/derive/dedupe.py separate one paper's edited
 resubmission from two different papers, on the titled corpora (``../shared/titled``).
 
 ``resubmissions.jsonl`` lists the 12 pairs of abstracts that are one paper resubmitted with
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.titled import TITLED, available, load_titled, skip_message  # noqa: E402
-from generator import dedupe  # noqa: E402
+from generator.derive import dedupe  # noqa: E402
 
 
 def main() -> int:

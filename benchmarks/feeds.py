@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.related import synthetic  # noqa: E402
-from generator.build import seed_dates, seed_paths  # noqa: E402
-from generator.feeds import render_feeds  # noqa: E402
-from generator.tag import load_taxonomy  # noqa: E402
+from generator.derive.tag import load_taxonomy  # noqa: E402
+from generator.pages.feeds import render_feeds  # noqa: E402
+from generator.seeds.read import seed_dates, seed_paths  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""The map's layout (generator/layout.py): its time, and how far points move when papers are added.
+"""The map's layout (generator/derive/map_layout.py): its time, and how far points move when papers are added.
 
 For each size N (default 3,300 and 20,000 abstracts of benchmarks/corpus.py):
 
@@ -29,8 +29,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import abstracts  # noqa: E402
-from generator.identify import paper_id  # noqa: E402
-from generator.layout import layout_texts  # noqa: E402
+from generator.derive.map_layout import layout_texts  # noqa: E402
+from generator.seeds.identify import paper_id  # noqa: E402
 
 GROWTH = 0.05
 

@@ -61,10 +61,11 @@ from urllib.parse import quote
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
+from support import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tests' Chromium and flags)
+
 from benchmarks.corpus import read_abstracts, write_seeds  # noqa: E402
 from benchmarks.search import FIRST_QUERY, QUERIES  # noqa: E402  (the same queries as our own index's benchmark)
 from benchmarks.site import prepare  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tests' Chromium and flags)
 
 HARNESS = Path(__file__).with_name("pagefind_harness.html")
 SHOWN = 10  # results whose data a reader's first screen needs

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.clean import extract_links, segments, to_html, to_plain  # noqa: E402
-from generator.errors import GeneratorError  # noqa: E402
-from generator.parse import parse_seed  # noqa: E402
+from generator.core.errors import GeneratorError  # noqa: E402
+from generator.core.markup import extract_links, segments, to_html, to_plain  # noqa: E402
+from generator.seeds.parse import parse_seed  # noqa: E402
 
 # Each unit is repeated until the text reaches the size measured.
 SHAPES = {

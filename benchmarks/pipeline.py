@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import os
+import re
 import statistics
 import subprocess
 import sys

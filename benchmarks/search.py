@@ -7,7 +7,7 @@ browser's own clock (performance.now(), zero at navigation start):
 - first answer: a reader opens the home page and types a query the moment the
   search box works (Material's script has run); the time from navigation start
   until the first results are on screen. This includes fetching the index files the
-  query needs (generator/search.py) in the search worker (docs/assets/search-worker.js),
+  query needs (generator/pages/search_index.py) in the search worker (docs/assets/search-worker.js),
   and the bytes transferred until then (the page, its assets and the index files).
 - later queries: on the same page, the time from the keystroke to the results of
   each new query (median of the queries).
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
-import json
 import logging
 import os
 import shutil
@@ -37,9 +36,10 @@ from urllib.parse import urljoin, urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
+from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # noqa: E402  (the browser tests' Chromium and flags)
+
 from benchmarks.corpus import write_seeds  # noqa: E402
 from benchmarks.site import prepare  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # noqa: E402  (the browser tests' Chromium and flags)
 
 FIRST_QUERY = "neural radiance fields"
 QUERIES = [

@@ -83,7 +83,7 @@ def main() -> None:
             shutil.rmtree(root / ".cache", ignore_errors=True)
         gen.append(timed([sys.executable, "-m", "generator", "--debug", "build"], root, stages))
         # `make site`'s second step: mkdocs build of all but the paper pages, which are filled
-        # into the frame MkDocs rendered (generator/stamp.py), then compaction.
+        # into the frame MkDocs rendered (generator/site/stamp.py), then compaction.
         mk.append(timed([sys.executable, "-m", "generator", "--debug", "site"], root, site_stages))
     site = root / "site"
     pages = sorted(p.stat().st_size for p in (site / "papers").glob("*/index.html"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from generator.parse import decode, paragraphs, _abstract  # noqa: E402
+from generator.seeds.parse import _abstract, decode, paragraphs  # noqa: E402
 
 TITLED = REPO.parent / "shared" / "titled"
 # The venues the title weights are fitted on; every other venue only reports.
