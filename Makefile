@@ -48,8 +48,8 @@ test: $(VENV)/.test-installed $(KATEX)/katex.min.js
 	$(PY) -m pytest
 
 bench: $(VENV)/.test-installed $(KATEX)/katex.min.js
-	$(PY) benchmarks/pipeline.py
-	$(PY) benchmarks/site.py
+	$(PY) -m benchmarks.pipeline
+	$(PY) -m benchmarks.site
 
 clean:
 	rm -rf site .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)

@@ -16,7 +16,7 @@ Two fits, both on the fitted venues only (NeurIPS 2013-2018, see ``benchmarks/ti
 The script prints the chosen titles' ROUGE-1 on the fitted and on the other venues, and
 writes both into ``generator/derive/title/weights.json``.
 
-    .venv/bin/python benchmarks/fit_titles.py [--ridge 1.0] [--dry-run]
+    .venv/bin/python -m benchmarks.fit_titles [--ridge 1.0] [--dry-run]
 """
 from __future__ import annotations
 
@@ -30,9 +30,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.titled import FITTED, available, load_titled, skip_message  # noqa: E402
-from benchmarks.titles import content, rouge1  # noqa: E402
+from benchmarks.titled import FITTED, available, load_titled, skip_message
+from benchmarks.titles import content, rouge1
 
 _WORD = re.compile(r"[a-z0-9]+")
 

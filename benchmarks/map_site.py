@@ -17,7 +17,7 @@ With --screenshots DIR it also saves the map (highlighting a word, and centred o
 paper), the home page, a paper page and the reading list at desktop (1280x800) and phone
 (390x844) width, light and dark. Prints a table; asserts nothing.
 
-    .venv/bin/python benchmarks/map_site.py [--papers 20000] [--screenshots DIR]
+    .venv/bin/python -m benchmarks.map_site [--papers 20000] [--screenshots DIR]
 """
 from __future__ import annotations
 
@@ -29,15 +29,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from benchmarks.corpus import abstracts  # noqa: E402
-from generator.core.model import Digest, Paper, Source  # noqa: E402
-from generator.derive.map_layout import layout_texts  # noqa: E402
-from generator.derive.tag import load_taxonomy, tag_texts  # noqa: E402
-from generator.derive.title import first_titles  # noqa: E402
-from generator.pages.explore import render_map_json  # noqa: E402
-from generator.seeds.identify import paper_id  # noqa: E402
+from benchmarks.corpus import abstracts
+from generator.core.model import Digest, Paper, Source
+from generator.derive.map_layout import layout_texts
+from generator.derive.tag import load_taxonomy, tag_texts
+from generator.derive.title import first_titles
+from generator.pages.explore import render_map_json
+from generator.seeds.identify import paper_id
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -83,9 +81,10 @@ def main() -> None:
     ap.add_argument("--papers", type=int, default=20000)
     ap.add_argument("--screenshots", type=Path)
     args = ap.parse_args()
-    from browser.conftest import serve
     from playwright.sync_api import sync_playwright
-    from support import CHROMIUM, CHROMIUM_ARGS, build_site
+
+    from tests.browser.conftest import serve
+    from tests.support import CHROMIUM, CHROMIUM_ARGS, build_site
 
     tmp = Path(tempfile.mkdtemp())
     try:

@@ -15,7 +15,7 @@ browser's own clock (performance.now(), zero at navigation start):
 Targets: first answer <= 1.0 s up to 20,000 papers and <= 1.5 s at 50,000, with at most
 600 KB transferred; median later query <= 0.1 s; exits 1 when a time is missed.
 
-    .venv/bin/python benchmarks/search.py [--papers 3300] [--runs 3] [--site DIR] [--keep]
+    .venv/bin/python -m benchmarks.search [--papers 3300] [--runs 3] [--site DIR] [--keep]
 """
 from __future__ import annotations
 
@@ -34,12 +34,11 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
-from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # noqa: E402  (the browser tests' Chromium and flags)
+from benchmarks.corpus import write_seeds
+from benchmarks.site import prepare
+from tests.support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # the browser tests' Chromium and flags
 
-from benchmarks.corpus import write_seeds  # noqa: E402
-from benchmarks.site import prepare  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 FIRST_QUERY = "neural radiance fields"
 QUERIES = [

@@ -18,7 +18,7 @@ then prints, per venue and overall, with the abstract's first 12 words as a base
 
 It asserts nothing. ``--show N`` prints N seeded random papers with both titles.
 
-    .venv/bin/python benchmarks/titles.py [--show 30] [--seed 11]
+    .venv/bin/python -m benchmarks.titles [--show 30] [--seed 11]
 """
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.titled import available, load_titled, skip_message  # noqa: E402
+from benchmarks.titled import available, load_titled, skip_message
 
 STOP = frozenset(
     "a an the of for and in on with to via from by is are we our this that at as into using "
