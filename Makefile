@@ -8,10 +8,15 @@ KATEX  := docs/assets/katex
 
 .PHONY: site docs serve test bench clean
 
-# The virtualenv is rebuilt whenever the pinned requirements change.
-$(VENV)/.installed: requirements.txt
+# The virtualenv gets what the site needs (requirements.txt) for `make site`, and what the
+# tests need on top (requirements-test.txt) for `make test`; each again when its pins change.
+$(VENV)/.site-installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.site-installed requirements-test.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	touch $@
 
 # KaTeX is served by the site itself (no CDN): copied from the pinned npm package.
@@ -24,13 +29,13 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	cp node_modules/katex/dist/fonts/*.woff2 $(KATEX)/fonts/
 
 # Generate the Markdown pages and papers.json from seeds/ into docs/.
-docs: $(VENV)/.installed $(KATEX)/katex.min.js
+docs: $(VENV)/.site-installed $(KATEX)/katex.min.js
 	$(PY) -m generator build
 
 # The static site, built into site/ by `mkdocs build --strict` (not --quiet: it drops the
 # warnings that --strict counts, and a broken link would exit 0), which renders one frame
 # for the paper pages rather than each of them; the generator fills every paper into it
-# and takes the templates' indentation out of the pages (generator/stamp.py, compact.py).
+# and takes the templates' indentation out of the pages (generator/site/stamp.py, compact.py).
 # A plain `mkdocs build` renders the same site, four times slower.
 site: docs
 	$(PY) -m generator site
@@ -39,12 +44,12 @@ site: docs
 serve: docs
 	$(PY) -m generator.serve
 
-test: $(VENV)/.installed $(KATEX)/katex.min.js
+test: $(VENV)/.test-installed $(KATEX)/katex.min.js
 	$(PY) -m pytest
 
-bench: $(VENV)/.installed $(KATEX)/katex.min.js
-	$(PY) benchmarks/pipeline.py
-	$(PY) benchmarks/site.py
+bench: $(VENV)/.test-installed $(KATEX)/katex.min.js
+	$(PY) -m benchmarks.pipeline
+	$(PY) -m benchmarks.site
 
 clean:
-	rm -rf site .cache $(KATEX) docs/papers docs/topics docs/venues docs/search docs/index.md docs/list.md docs/list docs/papers.json docs/papers.json.gz docs/feed.xml
+	rm -rf site .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)

@@ -170,7 +170,7 @@ def write_seeds(dest: Path, n: int, sources: tuple[Path, ...] = SOURCES) -> list
     return paths
 
 
-if __name__ == "__main__":  # pragma: no cover - a quick look: python benchmarks/corpus.py DEST N
+if __name__ == "__main__":  # pragma: no cover - a quick look: python -m benchmarks.corpus DEST N
     import sys
 
     written = write_seeds(Path(sys.argv[1]), int(sys.argv[2]))

@@ -1,4 +1,4 @@
-"""How well the near-duplicate thresholds of generator/dedupe.py separate one paper's edited
+"""How well the near-duplicate thresholds of generator/derive/dedupe.py separate one paper's edited
 resubmission from two different papers, on the titled corpora (``../shared/titled``).
 
 ``resubmissions.jsonl`` lists the 12 pairs of abstracts that are one paper resubmitted with
@@ -7,17 +7,15 @@ a sketch value is verified on its full shingle sets, as the build does; the scri
 the true pairs' similarities, the closest pairs that are not one paper (the margin), and
 precision and recall at the current thresholds and a few others. It asserts nothing.
 
-    .venv/bin/python benchmarks/dedupe_thresholds.py
+    .venv/bin/python -m benchmarks.dedupe_thresholds
 """
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.titled import TITLED, available, load_titled, skip_message  # noqa: E402
-from generator import dedupe  # noqa: E402
+from benchmarks.titled import TITLED, available, load_titled, skip_message
+from generator.derive import dedupe
 
 
 def main() -> int:

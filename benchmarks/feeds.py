@@ -4,22 +4,20 @@ Renders the digest's feed and one per topic for 3,300 and 20,000 synthetic abstr
 (benchmarks/corpus.py, tagged as the build tags them; every paper dated by its own
 fake seed file), median of 3; then times ``seed_dates`` over this repository's seeds.
 
-    .venv/bin/python benchmarks/feeds.py [--sizes 3300 20000] [--runs 3]
+    .venv/bin/python -m benchmarks.feeds [--sizes 3300 20000] [--runs 3]
 """
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.related import synthetic  # noqa: E402
-from generator.build import seed_dates, seed_paths  # noqa: E402
-from generator.feeds import render_feeds  # noqa: E402
-from generator.tag import load_taxonomy  # noqa: E402
+from benchmarks.related import synthetic
+from generator.derive.tag import load_taxonomy
+from generator.pages.feeds import render_feeds
+from generator.seeds.read import seed_dates, seed_paths
 
 REPO = Path(__file__).resolve().parents[1]
 

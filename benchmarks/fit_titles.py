@@ -1,38 +1,37 @@
-"""Fit the title stage's choice weights (``generator/title/weights.json``) on real titles.
+"""Fit the title stage's choice weights (``generator/derive/title/weights.json``) on real titles.
 
 Two fits, both on the fitted venues only (NeurIPS 2013-2018, see ``benchmarks/titled.py``):
 
-1. The word model (:mod:`generator.title.salience`): every distinct content word of every
-   abstract is a row of :data:`~generator.title.salience.WORD_FEATURES`, labelled by whether
+1. The word model (:mod:`generator.derive.title.salience`): every distinct content word of every
+   abstract is a row of :data:`~generator.derive.title.salience.WORD_FEATURES`, labelled by whether
    the real title holds it; a logistic regression (Newton's method, numpy: 280,000 rows) gives
    ``word_weights``, and the real titles' mean number of content words is ``title_words``.
 2. The choice: every candidate title of every abstract is a row of
-   :data:`generator.title.choose.FEATURES` (one of which, ``expected_f``, comes from the word
+   :data:`generator.derive.title.choose.FEATURES` (one of which, ``expected_f``, comes from the word
    model); its target is the ROUGE-1 F of the candidate against the real title. Features and
    targets are centred within each abstract, so the fit learns which of an abstract's
    candidates is better, not which abstracts are easy; then a ridge least-squares fit gives
    one weight per feature.
 
 The script prints the chosen titles' ROUGE-1 on the fitted and on the other venues, and
-writes both into ``generator/title/weights.json``.
+writes both into ``generator/derive/title/weights.json``.
 
-    .venv/bin/python benchmarks/fit_titles.py [--ridge 1.0] [--dry-run]
+    .venv/bin/python -m benchmarks.fit_titles [--ridge 1.0] [--dry-run]
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import re
-from collections import Counter
-import json
 import statistics
 import sys
+from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.titled import FITTED, available, load_titled, skip_message  # noqa: E402
-from benchmarks.titles import content, rouge1  # noqa: E402
+from benchmarks.titled import FITTED, available, load_titled, skip_message
+from benchmarks.titles import content, rouge1
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -108,9 +107,10 @@ def chosen_none(groups, weights) -> float:
 def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[float], float]:
     """(word weights, mean content words of a real title) on the rows' abstracts and titles."""
     import numpy as np
-    from generator.title.candidates import about_our_work, title_sentences
-    from generator.title.choose import _LEXICON, _RARITY
-    from generator.title.salience import word_features
+
+    from generator.derive.title.candidates import about_our_work, title_sentences
+    from generator.derive.title.choose import _LEXICON, _RARITY
+    from generator.derive.title.salience import word_features
 
     xs, ys, lengths = [], [], []
     for r in rows:
@@ -136,9 +136,9 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
 
 def log_loss(rows, model) -> float:
     """Mean log loss of the word model on the rows' words (to compare fitted and other venues)."""
-    from generator.title.candidates import about_our_work, title_sentences
-    from generator.title.choose import _LEXICON, _RARITY
-    from generator.title.salience import word_features
+    from generator.derive.title.candidates import about_our_work, title_sentences
+    from generator.derive.title.choose import _LEXICON, _RARITY
+    from generator.derive.title.salience import word_features
 
     total, n = 0.0, 0
     for r in rows:
@@ -170,9 +170,9 @@ def write_common(rows, path: Path) -> None:
 def write_lexicon(rows, path: Path) -> None:
     """For each word of at least LEXICON_MIN of the rows' abstracts: how many hold it, and how
     many of their titles do too (content words as ROUGE-1 reads them)."""
-    from generator.title.candidates import title_sentences
-    from generator.title.choose import content_words
-    from generator.title.salience import LEXICON_MIN
+    from generator.derive.title.candidates import title_sentences
+    from generator.derive.title.choose import content_words
+    from generator.derive.title.salience import LEXICON_MIN
 
     held, titled = Counter(), Counter()
     words_total = titles_total = 0
@@ -203,10 +203,10 @@ def main() -> int:
     if not available():
         print(skip_message())
         return 0
-    from generator.title import choose
-    from generator.title.choose import COMMON_FILE, FEATURES, WEIGHTS_FILE
-    from generator.title.candidates import candidates
-    from generator.title.salience import LEXICON_FILE, WORD_FEATURES, WordModel
+    from generator.derive.title import choose
+    from generator.derive.title.candidates import candidates
+    from generator.derive.title.choose import COMMON_FILE, FEATURES, WEIGHTS_FILE
+    from generator.derive.title.salience import LEXICON_FILE, WORD_FEATURES, WordModel
 
     rows = load_titled()
     write_common([r for r in rows if r.fitted], COMMON_FILE)
@@ -251,7 +251,7 @@ def main() -> int:
         print(f"  {f:<16}{w:+.3f}")
     if not args.dry_run:
         data = {
-            "about": "Weights of generator/title/choose.py's features, fitted by benchmarks/fit_titles.py "
+            "about": "Weights of generator/derive/title/choose.py's features, fitted by benchmarks/fit_titles.py "
                      "on the titled corpora; regenerate, do not edit.",
             "fitted_on": list(FITTED),
             "ridge": args.ridge,

@@ -1,4 +1,4 @@
-"""The map's layout (generator/layout.py): its time, and how far points move when papers are added.
+"""The map's layout (generator/derive/map_layout.py): its time, and how far points move when papers are added.
 
 For each size N (default 3,300 and 20,000 abstracts of benchmarks/corpus.py):
 
@@ -14,7 +14,7 @@ For each size N (default 3,300 and 20,000 abstracts of benchmarks/corpus.py):
 
 Prints a table; asserts nothing (the machines here are shared and noisy).
 
-    .venv/bin/python benchmarks/map.py [--sizes 3300 20000] [--runs 3]
+    .venv/bin/python -m benchmarks.map [--sizes 3300 20000] [--runs 3]
 """
 from __future__ import annotations
 
@@ -23,14 +23,12 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import abstracts  # noqa: E402
-from generator.identify import paper_id  # noqa: E402
-from generator.layout import layout_texts  # noqa: E402
+from benchmarks.corpus import abstracts
+from generator.derive.map_layout import layout_texts
+from generator.seeds.identify import paper_id
 
 GROWTH = 0.05
 

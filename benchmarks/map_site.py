@@ -1,7 +1,7 @@
 """The map page in Chromium with 20,000 papers: load, draw, hover, and the reading list beside it.
 
 Builds the mission site (seeds/), then puts in it the map.json of N synthetic papers
-(benchmarks/corpus.py: real abstracts and varied copies, laid out by generator/layout.py,
+(benchmarks/corpus.py: real abstracts and varied copies, laid out by generator/derive/map_layout.py,
 titled and tagged by the generator's own stages), serves it on 127.0.0.1 and measures in
 headless Chromium:
 
@@ -17,7 +17,7 @@ With --screenshots DIR it also saves the map (highlighting a word, and centred o
 paper), the home page, a paper page and the reading list at desktop (1280x800) and phone
 (390x844) width, light and dark. Prints a table; asserts nothing.
 
-    .venv/bin/python benchmarks/map_site.py [--papers 20000] [--screenshots DIR]
+    .venv/bin/python -m benchmarks.map_site [--papers 20000] [--screenshots DIR]
 """
 from __future__ import annotations
 
@@ -29,15 +29,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from benchmarks.corpus import abstracts  # noqa: E402
-from generator.explore import render_map_json  # noqa: E402
-from generator.identify import paper_id  # noqa: E402
-from generator.layout import layout_texts  # noqa: E402
-from generator.model import Digest, Paper, Source  # noqa: E402
-from generator.tag import load_taxonomy, tag_texts  # noqa: E402
-from generator.title import first_titles  # noqa: E402
+from benchmarks.corpus import abstracts
+from generator.core.model import Digest, Paper, Source
+from generator.derive.map_layout import layout_texts
+from generator.derive.tag import load_taxonomy, tag_texts
+from generator.derive.title import first_titles
+from generator.pages.explore import render_map_json
+from generator.seeds.identify import paper_id
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -85,8 +83,8 @@ def main() -> None:
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from browser.conftest import serve
-    from support import CHROMIUM, CHROMIUM_ARGS, build_site
+    from tests.browser.conftest import serve
+    from tests.support import CHROMIUM, CHROMIUM_ARGS, build_site
 
     tmp = Path(tempfile.mkdtemp())
     try:

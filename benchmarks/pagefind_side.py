@@ -30,8 +30,8 @@ Prints a table; asserts nothing. Timings depend on the machine's load: the
 load average is printed with them.
 
     pip install -r benchmarks/requirements.txt   # Pagefind, for this benchmark only
-    .venv/bin/python benchmarks/pagefind_side.py --site DIR   # DIR from benchmarks/site.py --keep DIR
-    .venv/bin/python benchmarks/pagefind_side.py --papers 3300 [--runs 5] [--keep OUT] [--no-worker]
+    .venv/bin/python -m benchmarks.pagefind_side --site DIR   # DIR from benchmarks/site.py --keep DIR
+    .venv/bin/python -m benchmarks.pagefind_side --papers 3300 [--runs 5] [--keep OUT] [--no-worker]
 
 The binary is found as Pagefind's own wrapper finds it: $PAGEFIND_BINARY_PATH,
 else the ``pagefind_bin`` package.
@@ -59,12 +59,12 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
+from benchmarks.corpus import read_abstracts, write_seeds
+from benchmarks.search import FIRST_QUERY, QUERIES  # the same queries as our own index's benchmark
+from benchmarks.site import prepare
+from tests.support import CHROMIUM, CHROMIUM_ARGS  # the browser tests' Chromium and flags
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
-from benchmarks.corpus import read_abstracts, write_seeds  # noqa: E402
-from benchmarks.search import FIRST_QUERY, QUERIES  # noqa: E402  (the same queries as our own index's benchmark)
-from benchmarks.site import prepare  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tests' Chromium and flags)
 
 HARNESS = Path(__file__).with_name("pagefind_harness.html")
 SHOWN = 10  # results whose data a reader's first screen needs

@@ -6,7 +6,7 @@ of stars, dollars, brackets, URLs with trailing punctuation, ...), this times
 ``segments`` + ``to_html`` + ``to_plain`` + ``extract_links`` at 100 KB and 1 MB,
 the parse of a seed holding it, and prints the ratio (linear is about 10).
 
-    .venv/bin/python benchmarks/pathological.py [--sizes 100000 1000000]
+    .venv/bin/python -m benchmarks.pathological [--sizes 100000 1000000]
 """
 from __future__ import annotations
 
@@ -14,13 +14,10 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from generator.clean import extract_links, segments, to_html, to_plain  # noqa: E402
-from generator.errors import GeneratorError  # noqa: E402
-from generator.parse import parse_seed  # noqa: E402
+from generator.core.errors import GeneratorError
+from generator.core.markup import extract_links, segments, to_html, to_plain
+from generator.seeds.parse import parse_seed
 
 # Each unit is repeated until the text reaches the size measured.
 SHAPES = {

@@ -4,14 +4,14 @@ Each run is a fresh `python -m generator build` process into an empty docs folde
 timed from start to exit (what a contributor waits for, imports included). Prints
 medians; asserts nothing (machines here are shared and noisy).
 
-    .venv/bin/python benchmarks/pipeline.py [--runs 3] [--sizes 2000 3300 20000]
+    .venv/bin/python -m benchmarks.pipeline [--runs 3] [--sizes 2000 3300 20000]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -19,8 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import write_seeds  # noqa: E402
+from benchmarks.corpus import write_seeds
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -5,12 +5,12 @@ papers carry their authors' keywords): the share of a paper's top 5 related pape
 that share a keyword with it. Keywords are case- and whitespace-folded; a keyword on
 more than 10% of the venue's papers ("deep learning") is left out, and papers left
 with no keyword are not asked. Three rows per venue: the digest's related papers
-(generator/related.py), plain tf-idf cosine over the abstracts (the baseline, written
+(generator/derive/related.py), plain tf-idf cosine over the abstracts (the baseline, written
 here independently: raw counts, every word, no pruning), and 5 random papers of the
 venue (seeded). Speed: ``related()`` alone on 3,300 and 20,000 synthetic abstracts
 (benchmarks/corpus.py), median of 3.
 
-    .venv/bin/python benchmarks/related.py [--venues iclr2017 iclr2018] [--sizes 3300 20000] [--runs 3]
+    .venv/bin/python -m benchmarks.related [--venues iclr2017 iclr2018] [--sizes 3300 20000] [--runs 3]
 """
 from __future__ import annotations
 
@@ -28,14 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import abstracts  # noqa: E402
-from generator.identify import paper_id  # noqa: E402
-from generator.model import Paper, Source  # noqa: E402
-from generator.parallel import map_chunks, workers  # noqa: E402
-from generator.parse import parse_seed  # noqa: E402
-from generator.related import related  # noqa: E402
-from generator.tag import load_taxonomy, tag_texts  # noqa: E402
+from benchmarks.corpus import abstracts
+from generator.core.model import Paper, Source
+from generator.core.parallel import map_chunks, workers
+from generator.derive.related import related
+from generator.derive.tag import load_taxonomy, tag_texts
+from generator.seeds.identify import paper_id
+from generator.seeds.parse import parse_seed
 
 REPO = Path(__file__).resolve().parents[1]
 TITLED = REPO.parent / "shared" / "titled"

@@ -7,7 +7,7 @@ browser's own clock (performance.now(), zero at navigation start):
 - first answer: a reader opens the home page and types a query the moment the
   search box works (Material's script has run); the time from navigation start
   until the first results are on screen. This includes fetching the index files the
-  query needs (generator/search.py) in the search worker (docs/assets/search-worker.js),
+  query needs (generator/pages/search_index.py) in the search worker (docs/assets/search-worker.js),
   and the bytes transferred until then (the page, its assets and the index files).
 - later queries: on the same page, the time from the keystroke to the results of
   each new query (median of the queries).
@@ -15,14 +15,13 @@ browser's own clock (performance.now(), zero at navigation start):
 Targets: first answer <= 1.0 s up to 20,000 papers and <= 1.5 s at 50,000, with at most
 600 KB transferred; median later query <= 0.1 s; exits 1 when a time is missed.
 
-    .venv/bin/python benchmarks/search.py [--papers 3300] [--runs 3] [--site DIR] [--keep]
+    .venv/bin/python -m benchmarks.search [--papers 3300] [--runs 3] [--site DIR] [--keep]
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import http.server
-import json
 import logging
 import os
 import shutil
@@ -35,11 +34,11 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+from benchmarks.corpus import write_seeds
+from benchmarks.site import prepare
+from tests.support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # the browser tests' Chromium and flags
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
-from benchmarks.corpus import write_seeds  # noqa: E402
-from benchmarks.site import prepare  # noqa: E402
-from support import CHROMIUM, CHROMIUM_ARGS, SEARCH_JS, published_papers  # noqa: E402  (the browser tests' Chromium and flags)
 
 FIRST_QUERY = "neural radiance fields"
 QUERIES = [

@@ -9,7 +9,7 @@ Targets (issue: fifty thousand papers): generate + build <= 12 s at 3,300 papers
 <= 75 s at 20,000; no HTML page over 300 KB; median paper page <= 12 KB; the site at
 50,000 papers <= 800 MB. Asserts nothing.
 
-    .venv/bin/python benchmarks/site.py [--papers 3300] [--runs 3] [--keep DIR]
+    .venv/bin/python -m benchmarks.site [--papers 3300] [--runs 3] [--keep DIR]
 """
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.corpus import ALL_SOURCES, SOURCES, write_seeds  # noqa: E402
+from benchmarks.corpus import ALL_SOURCES, SOURCES, write_seeds
 
 REPO = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ("contribute.md", "assets")
@@ -83,7 +82,7 @@ def main() -> None:
             shutil.rmtree(root / ".cache", ignore_errors=True)
         gen.append(timed([sys.executable, "-m", "generator", "--debug", "build"], root, stages))
         # `make site`'s second step: mkdocs build of all but the paper pages, which are filled
-        # into the frame MkDocs rendered (generator/stamp.py), then compaction.
+        # into the frame MkDocs rendered (generator/site/stamp.py), then compaction.
         mk.append(timed([sys.executable, "-m", "generator", "--debug", "site"], root, site_stages))
     site = root / "site"
     pages = sorted(p.stat().st_size for p in (site / "papers").glob("*/index.html"))

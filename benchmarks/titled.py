@@ -8,13 +8,12 @@ Read in place, never copied into the repository.
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.seeds.parse import _abstract, decode, paragraphs
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-from generator.parse import decode, paragraphs, _abstract  # noqa: E402
 
 TITLED = REPO.parent / "shared" / "titled"
 # The venues the title weights are fitted on; every other venue only reports.

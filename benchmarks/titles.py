@@ -1,8 +1,8 @@
 """How derived titles and topics compare with the real ones on 5,180 real abstracts.
 
 Reads ``../shared/titled`` in place (skips with a message when it is absent), titles
-every abstract with :func:`generator.title.first_titles` (the title each abstract would
-get before clashes are resolved) and tags it with :func:`generator.tag.tag_texts`,
+every abstract with :func:`generator.derive.title.first_titles` (the title each abstract would
+get before clashes are resolved) and tags it with :func:`generator.derive.tag.tag_texts`,
 then prints, per venue and overall, with the abstract's first 12 words as a baseline:
 
 - R1: ROUGE-1 F on content words (lower-cased runs of [a-z0-9] minus STOP);
@@ -18,7 +18,7 @@ then prints, per venue and overall, with the abstract's first 12 words as a base
 
 It asserts nothing. ``--show N`` prints N seeded random papers with both titles.
 
-    .venv/bin/python benchmarks/titles.py [--show 30] [--seed 11]
+    .venv/bin/python -m benchmarks.titles [--show 30] [--seed 11]
 """
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.titled import available, load_titled, skip_message  # noqa: E402
+from benchmarks.titled import available, load_titled, skip_message
 
 STOP = frozenset(
     "a an the of for and in on with to via from by is are we our this that at as into using "
@@ -155,8 +154,9 @@ def topic_agreement(rows, tags, catch_all: str, exact: bool = False) -> tuple[li
 
 def mission() -> int:
     """The derived titles of the repository's own seeds (no truth: they are read by eye)."""
-    from generator.build import parse_all, read_seeds, seed_paths
-    from generator.title import title_papers
+    from generator.derive.title import title_papers
+    from generator.seeds.parse import parse_all
+    from generator.seeds.read import read_seeds, seed_paths
 
     repo = Path(__file__).resolve().parents[1]
     papers = parse_all(read_seeds(seed_paths([repo / "seeds"])))
@@ -176,8 +176,8 @@ def main() -> int:
     if not available():
         print(skip_message())
         return 0
-    from generator.tag import load_taxonomy, tag_texts
-    from generator.title import first_titles
+    from generator.derive.tag import load_taxonomy, tag_texts
+    from generator.derive.title import first_titles
 
     rows = load_titled()
     texts = [r.text for r in rows]

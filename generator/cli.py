@@ -10,12 +10,15 @@ import logging
 import sys
 from pathlib import Path
 
-from .build import build, display_path, load_curation, parse_all, read_seeds, seed_paths
-from .compact import compact_site
-from .errors import ErrorList, GeneratorError
-from .stamp import build_site
-from .tag import load_taxonomy
-from .validate import check, errors_markdown, report_markdown, report_text
+from generator.core.errors import ErrorList, GeneratorError
+from generator.derive.curate import find_curation
+from generator.derive.tag import load_taxonomy
+from generator.pipeline import build
+from generator.seeds.parse import parse_all
+from generator.seeds.read import display_path, read_seeds, seed_paths
+from generator.site.compact import compact_site
+from generator.site.stamp import build_site
+from generator.validate import check, errors_markdown, report_markdown, report_text
 
 log = logging.getLogger("generator")
 
@@ -84,7 +87,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         existing_paths = [p for p in seed_paths([args.seeds]) if p.resolve() not in real] if args.seeds.is_dir() else []
         submitted = parse_all(read_seeds(checked))
         existing = parse_all(read_seeds(existing_paths))
-        curation = load_curation([args.seeds])
+        curation = find_curation([args.seeds])
         # checks across files (a venue written two ways) happen here
         _, verdicts = check(existing, submitted, topics, curation)
     except GeneratorError as e:

@@ -14,8 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from .build import build, seed_paths
-from .errors import GeneratorError
+from generator.core.errors import GeneratorError
+from generator.pipeline import build
+from generator.seeds.read import seed_paths
 
 log = logging.getLogger("generator.serve")
 

@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .build import derive, derive_all
-from .cache import text_key
-from .curate import Curation
-from .model import Digest, Paper, Source, Topic
+from generator.core.model import Digest, Paper, Source, Topic
+from generator.derive.cache import text_key
+from generator.derive.curate import Curation
+from generator.pipeline import derive, derive_all
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from support import CHROMIUM, CHROMIUM_ARGS, REPO, BuiltSite, build_site
 
 

@@ -7,12 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from support import REPO, run_generator
-from generator.build import build, seed_paths
-from generator.errors import BuildError, CurationError, ErrorList, SeedError
 from test_cli import fingerprint
 from test_parse import A1, A2, A3, BROKEN
+
+from generator.core.errors import BuildError, CurationError, ErrorList, SeedError
+from generator.pipeline import build
+from generator.seeds.read import seed_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

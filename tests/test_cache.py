@@ -8,11 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from support import REPO
-from generator import build as build_module
-from generator.build import build
-from generator.cache import fingerprint, text_key
+
+from generator import pipeline as build_module
+from generator.derive.cache import fingerprint, text_key
+from generator.pipeline import build
 
 POISON = "A Title Only the Cache Knows"
 
@@ -114,7 +114,7 @@ def test_a_cache_from_another_generator_or_taxonomy_is_not_used(project, caplog)
     assert json.loads(cache.read_text(encoding="utf-8"))["fingerprint"] == fingerprint(b"")
     # a taxonomy of one's own is part of the fingerprint
     taxonomy = project / "taxonomy.yml"
-    shutil.copy(REPO / "generator" / "taxonomy.yml", taxonomy)
+    shutil.copy(REPO / "generator" / "derive" / "taxonomy.yml", taxonomy)
     assert fingerprint(taxonomy.read_bytes()) != fingerprint(b"")
     _poison(cache, text)
     build([Path("seeds")], Path("docs"), taxonomy=taxonomy, cache=cache)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.clean import extract_links, link_kind, trim_url
-from generator.model import Link
+from generator.core.markup import extract_links, link_kind, trim_url
+from generator.core.model import Link
 
 
 def links(text: str) -> list[tuple[str, str]]:

@@ -11,10 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from support import CORPORA, REPO, run_generator
-from test_parse import BROKEN
 from support import summary_references as md
+from test_parse import BROKEN
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -130,7 +129,7 @@ def test_debug_shows_the_traceback(project):
     result = run_generator("--debug", "build", cwd=project)
     assert result.returncode == 1
     assert "Traceback" in result.stderr
-    assert result.stderr.rstrip().endswith(f"generator.errors.SeedError: {BROKEN['seed_empty.txt'][0]}")
+    assert result.stderr.rstrip().endswith(f"generator.core.errors.SeedError: {BROKEN['seed_empty.txt'][0]}")
 
 
 def test_no_traceback_without_debug(project):

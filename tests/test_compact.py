@@ -13,9 +13,9 @@ from html.parser import HTMLParser
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support import REPO, mkdocs_build, run_generator
-from generator.compact import compact_html, inert, splits_cleanly
+
+from generator.site.compact import compact_html, inert, splits_cleanly
 
 KEPT = {"pre", "textarea", "script", "style", "code", "kbd"}
 VOID = {"br", "img", "input", "meta", "link", "hr"}
@@ -116,7 +116,7 @@ MARK = "@@mark@@"
 @settings(max_examples=600, deadline=None)
 @given(fragments(), fragments(), fragments(), st.one_of(fragments(), st.sampled_from(["a", "x\ny", "=\"v", "<code>x", " a", "a\n"])))
 def test_compacting_a_frame_once_is_compacting_each_page_of_it(before, middle, after, value):
-    """What generator.stamp relies on: where splits_cleanly says so and the value is inert,
+    """What generator.site.stamp relies on: where splits_cleanly says so and the value is inert,
     the compacted page is the compacted frame with the value put in (one marker, or two)."""
     frame = before + MARK + middle + MARK + after
     marks = [(i, i + len(MARK)) for i in range(len(frame)) if frame.startswith(MARK, i)]

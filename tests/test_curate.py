@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from generator import curate
-from generator.build import derive
-from generator.errors import CurationError, GeneratorError
-from generator.model import Paper, Source, Topic
-from generator.parse import parse_seed
-from generator.tag import load_taxonomy
+from generator.core.errors import CurationError, GeneratorError
+from generator.core.model import Paper, Source, Topic
+from generator.derive import curate
+from generator.derive.tag import load_taxonomy
+from generator.pipeline import derive
+from generator.seeds.parse import parse_seed
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
@@ -202,7 +202,7 @@ def test_unknown_topics_name_the_line_and_the_nearest_topic():
         "seeds/curation_unknown_topic.yml:4: entry 'aaaaaaaaaaaa': unknown topic 'Reinforcment Learning'; "
         "did you mean 'Reinforcement Learning'?",
         "seeds/curation_unknown_topic.yml:5: entry 'aaaaaaaaaaaa': unknown topic 'Knitting'; "
-        "the topics are listed in generator/taxonomy.yml",
+        "the topics are listed in generator/derive/taxonomy.yml",
     ]
 
 

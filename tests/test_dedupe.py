@@ -6,18 +6,19 @@ import shutil
 import textwrap
 from collections import Counter
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pytest
-
 from support import REPO, corpus_files
-from generator import dedupe
-from generator.build import build, display_path, parse_all, read_seeds, seed_paths
-from generator.dedupe import deduplicate, merge
-from generator.identify import paper_id
-from generator.errors import SeedError
-from generator.model import Digest, Link, Paper, Source
 from test_parse import A1, A2, A3
+
+from generator.core.errors import SeedError
+from generator.core.model import Digest, Link, Paper, Source
+from generator.derive import dedupe
+from generator.derive.dedupe import deduplicate, merge
+from generator.pipeline import build
+from generator.seeds.identify import paper_id
+from generator.seeds.parse import parse_all
+from generator.seeds.read import display_path, read_seeds, seed_paths
 
 CODE_SENTENCE = " Code is available at https://github.com/planted/repo-{n}."
 

@@ -5,8 +5,8 @@ import json
 
 from mkdocs.utils.meta import get_data
 
-from generator.explore import home_sections, newest, read_previous, render_explore, render_map_json
-from generator.model import Digest, Paper, Source, Topic
+from generator.core.model import Digest, Paper, Source, Topic
+from generator.pages.explore import home_sections, newest, read_previous, render_explore, render_map_json
 
 TOPICS = [
     Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),

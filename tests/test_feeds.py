@@ -9,11 +9,12 @@ from pathlib import Path
 
 import feedparser
 import pytest
-
-from generator.build import seed_dates, site_url
-from generator.feeds import FEED_PATH, render_feeds, topic_feed_path
-from generator.model import Paper, Source, Topic
 from support import published_papers
+
+from generator.core.model import Paper, Source, Topic
+from generator.pages.feeds import FEED_PATH, render_feeds, topic_feed_path
+from generator.seeds.read import seed_dates
+from generator.site.config import site_url
 
 GRAPHS = Topic("Graph Learning", "graph-learning", "Graphs.", ("graph",))
 SPEECH = Topic("Speech", "speech", "Speech.", ("speech",))
@@ -226,7 +227,6 @@ def test_characters_xml_cannot_hold_are_dropped_not_written():
 
 
 def test_the_site_serves_its_feeds_and_every_page_points_at_them(mission_site):
-    import json
     import re
 
     site = mission_site.site

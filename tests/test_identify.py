@@ -7,11 +7,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from support import REPO
-from generator.build import build
-from generator.identify import ID_LENGTH, normalize, paper_id
 from test_parse import A1, A2, A3
+
+from generator.pipeline import build
+from generator.seeds.identify import ID_LENGTH, normalize, paper_id
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -6,10 +6,10 @@ import re
 
 import numpy as np
 import pytest
-
-from generator.identify import paper_id
-from generator.layout import layout_texts, nearest
 from support import CORPORA, corpus_files
+
+from generator.derive.map_layout import layout_texts, nearest
+from generator.seeds.identify import paper_id
 
 PER_CORPUS = 100
 

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import hashlib
-import os
 
 import pytest
-
 from support import REPO, corpus_files, run_generator
-from generator import parallel
+
+from generator.core import parallel
 
 
 def _square_all(items):
@@ -60,8 +59,8 @@ def test_parallel_build_is_byte_identical_to_serial(tmp_path, monkeypatch):
 def test_a_bad_seed_stops_the_early_workers_and_writes_nothing(tmp_path, monkeypatch):
     import multiprocessing
 
-    from generator import build
-    from generator.errors import GeneratorError
+    from generator import pipeline as build
+    from generator.core.errors import GeneratorError
 
     monkeypatch.setattr(parallel, "workers", lambda: 2)
     monkeypatch.setattr(build, "workers", lambda: 2)

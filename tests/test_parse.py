@@ -5,13 +5,12 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import CORPORA, run_generator
-from generator.build import parse_all
-from generator.errors import ErrorList, GeneratorError, SeedError
-from generator.identify import paper_id
-from generator.parse import abstract_texts, parse_seed
-from generator.venues import check_venues
+
+from generator.core.errors import ErrorList, GeneratorError, SeedError
+from generator.seeds.identify import paper_id
+from generator.seeds.parse import abstract_texts, parse_all, parse_seed
+from generator.seeds.venues import check_venues
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

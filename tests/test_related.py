@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import sparse
-
-from generator import related as rel
-from generator.errors import GeneratorError
-from generator.model import Paper, Source
-from generator.parse import parse_seed
-from generator.related import load_stop_words, related, terms
 from support import published_papers
+
+from generator.core.errors import GeneratorError
+from generator.core.model import Paper, Source
+from generator.derive import related as rel
+from generator.derive.related import load_stop_words, related, terms
+from generator.seeds.parse import parse_seed
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 
@@ -169,7 +169,6 @@ def test_top_k_breaks_ties_by_index():
 
 def test_papers_json_and_pages_list_the_related_papers(mission_site):
     import html as html_lib
-    import json
     import re
 
     papers = published_papers(mission_site.site)

@@ -1,18 +1,18 @@
 """The render stage: pages whose front matter survives any title, HTML bodies, and papers.json."""
 from __future__ import annotations
 
-import html
 import gzip
+import html
 import json
 import re
 
 import pytest
 import yaml
 from mkdocs.utils.meta import get_data
-
-from generator.model import Digest, Link, Paper, Source, Topic
-from generator.render import Repository, render_json, render_paper, render_site
 from test_parse import A2
+
+from generator.core.model import Digest, Link, Paper, Source, Topic
+from generator.pages.render import Repository, render_json, render_paper, render_site
 
 TOPICS = [
     Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),
@@ -162,7 +162,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
     assert sorted(files) == [
         "index.md",
         "list.md",
-        "list/_frame.md",  # frames `python -m generator site` fills in (generator/stamp.py)
+        "list/_frame.md",  # frames `python -m generator site` fills in (generator/site/stamp.py)
         "list/newest.md",  # each listing in its other orders
         "list/venue.md",
         "papers.json",
@@ -199,7 +199,7 @@ def test_render_is_deterministic():
 
 
 def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text():
-    from generator.clean import to_html
+    from generator.core.markup import to_html
 
     html = to_html("termed PIAA, which formulates *Patch-level Inference*. Also a * b and c*d*e.")
     assert "<em>Patch-level Inference</em>" in html
@@ -210,7 +210,7 @@ def test_single_star_emphasis_from_the_seed_is_emphasis_and_a_lone_star_is_text(
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.render import front_matter
+from generator.pages.render import front_matter
 
 _keys = st.from_regex(r"[a-z_]{1,8}", fullmatch=True) | st.sampled_from(["no", "yes", "on", "null", "true"]) | st.text(min_size=1)
 _values = st.recursive(
@@ -239,7 +239,7 @@ def test_front_matter_escapes_what_yaml_would_fold_or_refuse():
 def test_a_long_listing_is_paged_in_every_order_and_each_page_links_its_neighbours():
     """PAGE_SIZE papers a page; every paper on exactly one page of each order; the pages of
     an order link to each other, and each order's first page from every page."""
-    from generator.render import PAGE_SIZE, render_list
+    from generator.pages.render import PAGE_SIZE, render_list
 
     papers = [make(id=f"{i:012x}", title=f"Paper {i:05d}", year=2000 + i % 20) for i in range(2 * PAGE_SIZE + 7)]
     files = {path: front(page)[0] for path, page in render_list(papers, when=lambda p: str(p.year)).items()}
@@ -262,7 +262,7 @@ def test_a_long_listing_is_paged_in_every_order_and_each_page_links_its_neighbou
 
 
 def test_a_topic_lists_first_sentences_by_title_and_titles_with_venues_in_its_other_orders():
-    from generator.render import render_topic
+    from generator.pages.render import render_topic
 
     papers = [make(id=f"{i:012x}", title=f"Paper {i}", year=2020 + i) for i in range(3)]
     files = {path: front(page)[0] for path, page in render_topic(TOPICS[0], papers, when=lambda p: str(p.year)).items()}

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from generator import schema
-from generator.errors import ErrorList, GeneratorError, TaxonomyError
-from generator.schema import Field, LinkRule, MapOf, Record, check, load, load_link_rules, load_text_words, load_title_words
-from generator.tag import load_taxonomy
-from generator.yamlfile import parse_yaml
+from generator.core import schema
+from generator.core.errors import ErrorList, GeneratorError, TaxonomyError
+from generator.core.schema import Field, LinkRule, MapOf, Record, check, load, load_link_rules, load_text_words, load_title_words
+from generator.core.yamlfile import parse_yaml
+from generator.derive.tag import load_taxonomy
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GENERATOR = Path(schema.__file__).parent
@@ -64,7 +64,7 @@ def test_the_shipped_title_words_load_as_sets_and_a_symbol_table():
 
 
 def test_a_bare_on_and_a_missing_list_in_title_words_are_reported(tmp_path):
-    text = (GENERATOR / "title" / "words.yml").read_text(encoding="utf-8")
+    text = (GENERATOR.parent / "derive" / "title" / "words.yml").read_text(encoding="utf-8")
     text = text.replace("in, 'on', at, by", "in, on, at, by", 1)
     start = text.index("light_verbs:")
     end = text.index("\n\n", start)

@@ -1,4 +1,4 @@
-"""The split search index (generator/search.py), read back with a decoder written here
+"""The split search index (generator/pages/search_index.py), read back with a decoder written here
 from the file formats its docstring gives, and checked against the papers' words
 counted here independently: every word of every paper is found, in the shard a query
 for it opens, and nothing else is."""
@@ -10,12 +10,11 @@ import struct
 from collections import defaultdict
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.model import Link, Paper, Source, Topic
-from generator.search import MAX_KEY, STOP, search_files
+from generator.core.model import Link, Paper, Source, Topic
+from generator.pages.search_index import MAX_KEY, STOP, search_files
 
 WORD = re.compile(r"[^\W_]+")
 TOPICS = (
@@ -221,7 +220,7 @@ def test_index_of_arbitrary_text(items):
 
 
 def test_pair_counts_are_unsigned_leb128():
-    from generator.search import varints
+    from generator.pages.search_index import varints
 
     # the format's own examples: 300 is 0xAC 0x02 (low seven bits first, high bit "more")
     assert varints(np.array([0, 1, 127, 128, 300, 16_384, 2**28])) == bytes(

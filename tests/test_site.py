@@ -10,7 +10,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from support import REPO, build_site, mkdocs_build, published_papers
 
 

@@ -1,5 +1,5 @@
 """`python -m generator site`: MkDocs renders one frame for the paper pages, and the
-generator fills every paper into it (generator/stamp.py). The oracle is MkDocs itself:
+generator fills every paper into it (generator/site/stamp.py). The oracle is MkDocs itself:
 a plain `mkdocs build` of the same docs/ renders every page through Material's templates,
 and the two sites must be the same, file for file and byte for byte."""
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from generator.render import front_matter as write_front_matter
-from generator.stamp import FRAMES, entries, entry_value, slot
 from support import REPO, build_site, mkdocs_build, run_generator
+
+from generator.pages.render import front_matter as write_front_matter
+from generator.site.stamp import FRAMES, entries, entry_value, slot
 
 
 def _files(site: Path) -> dict[str, bytes]:
@@ -145,7 +145,7 @@ def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(tmp_path):
 @settings(max_examples=300, deadline=None)
 @given(st.text(), st.text(alphabet=st.characters(codec="utf-8")))
 def test_a_front_matter_entry_reads_as_yaml_reads_it(a, b):
-    """The JSON fast path of generator.stamp.entry_value gives what libyaml gives, for any
+    """The JSON fast path of generator.site.stamp.entry_value gives what libyaml gives, for any
     strings the generator writes, and the entries split where the keys are."""
     meta = {"title": a, "tags": [a, b], "search": {"exclude": True}, "body": b, "description": a + "\n" + b}
     head = write_front_matter(meta)[4:-5]
@@ -157,7 +157,7 @@ def test_a_front_matter_entry_reads_as_yaml_reads_it(a, b):
 
 
 def test_frame_pages_hold_markers_only():
-    from generator.render import render_frames
+    from generator.pages.render import render_frames
 
     frames = render_frames()
     assert sorted(frames) == sorted(FRAMES)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import ErrorList, TaxonomyError
-from generator.model import Paper, Source, Topic
-from generator.parse import parse_seed
-from generator.tag import MAX_TAGS, load_taxonomy, tag_paper, tag_papers
+from generator.core.errors import ErrorList, TaxonomyError
+from generator.core.model import Paper, Source, Topic
+from generator.derive.tag import MAX_TAGS, load_taxonomy, tag_paper, tag_papers
+from generator.seeds.parse import parse_seed
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.model import Paper, Source
-from generator.title import MAX_LENGTH, derive_title, title_all, title_papers
+from generator.core.model import Paper, Source
+from generator.derive.title import MAX_LENGTH, derive_title, title_all, title_papers
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -53,7 +53,7 @@ def test_long_name_alone_is_cut_at_a_word_boundary() -> None:
 
 
 def test_subject_phrase_abbreviates_long_acronym_definitions() -> None:
-    from generator.title.candidates import candidates
+    from generator.derive.title.candidates import candidates
 
     text = ("We study hybrid reinforcement learning (RL) in adversarial Markov Decision Processes (MDPs), "
             "where the learner receives both on-policy and off-policy feedback.")
@@ -167,7 +167,7 @@ def test_corpus_titles_keep_the_invariants() -> None:
 
 
 def test_a_title_never_opens_with_the_paper_talking_about_itself():
-    from generator.title.compose import _compose
+    from generator.derive.title.compose import _compose
 
     assert _compose("", "We present a modern solution to the multi-view photometric stereo problem".split()) == (
         "Modern Solution to the Multi-View Photometric Stereo Problem"
@@ -180,7 +180,7 @@ def test_a_title_never_opens_with_the_paper_talking_about_itself():
 
 
 def test_a_method_name_introduced_as_our_appositive_or_between_dashes_leads_the_title():
-    from generator.title import derive_title
+    from generator.derive.title import derive_title
 
     ours = ("In this work, we develop intuitive controls for editing the style of 3D objects. Our framework, "
             "Text2Mesh, stylizes a 3D mesh by predicting color and local geometric details which conform to a "
@@ -197,7 +197,7 @@ def test_a_method_name_introduced_as_our_appositive_or_between_dashes_leads_the_
 
 
 def test_a_well_known_model_is_not_taken_for_the_papers_own_name():
-    from generator.title import derive_title
+    from generator.derive.title import derive_title
 
     text = ("We explore whether ChatGPT can serve as a tool for distant reading of music similarity. We prompt "
             "ChatGPT with pairs of pieces and compare ChatGPT judgements with those of experts across three "
@@ -206,14 +206,14 @@ def test_a_well_known_model_is_not_taken_for_the_papers_own_name():
 
 
 def test_a_title_after_a_name_does_not_start_with_a_preposition():
-    from generator.title.compose import _compose
+    from generator.derive.title.compose import _compose
 
     assert _compose("NeuralRecon", "for real-time 3D scene reconstruction".split()) == "NeuralRecon: Real-Time 3D Scene Reconstruction"
     assert _compose("CodeNeRF", ["CodeNeRF"]) == "CodeNeRF"
 
 
 def test_a_named_problem_needs_no_problem_after_it():
-    from generator.title.compose import _compose
+    from generator.derive.title.compose import _compose
 
     words = "Online Packet Scheduling with Deadlines problem under Partial Feedback".split()
     assert _compose("", words) == "Online Packet Scheduling with Deadlines under Partial Feedback"
@@ -221,7 +221,7 @@ def test_a_named_problem_needs_no_problem_after_it():
 
 
 def test_a_title_naming_only_a_kind_of_method_gains_the_abstracts_domain():
-    from generator.title.compose import _domain_term, _with_domain
+    from generator.derive.title.compose import _domain_term, _with_domain
 
     sentences = [
         "Pre-trained encoders are widely shared, and their owners need to verify ownership of pre-trained encoders.",
@@ -326,7 +326,7 @@ def test_title_of_a_reduced_abstract(text: str, expected: str) -> None:
 
 
 def test_we_conduct_a_study_of_is_the_subject_and_a_number_with_commas_one_word():
-    from generator.title.candidates import candidates
+    from generator.derive.title.candidates import candidates
 
     text = ("Recent advancements in audio processing provide a new opportunity to study music. "
             "In this work, we conduct an exploratory study of 145,912 vocal tracks of popular songs spanning 55 years. "
@@ -337,7 +337,7 @@ def test_we_conduct_a_study_of_is_the_subject_and_a_number_with_commas_one_word(
 
 
 def test_the_purpose_of_an_unnamed_contribution_is_a_candidate():
-    from generator.title.candidates import candidates
+    from generator.derive.title.candidates import candidates
 
     text = ("Coordinate networks benefit from positional encodings. "
             "We present a more general theory to analyze positional encoding in terms of shifted basis functions.")
@@ -370,7 +370,7 @@ def test_a_plural_acronym_keeps_its_capitals() -> None:
     # mistake ("LEak@k" is written "Leak@k")
     title = derive_title(abstract("title_plural_acronym_case.txt"))
     assert "LMs" in title.split() and "Lms" not in title, title
-    from generator.title.compose import _title_case
+    from generator.derive.title.compose import _title_case
     assert _title_case(["bayesian", "NNs", "under", "LEak@k"]) == "Bayesian NNs under Leak@k"
 
 
@@ -387,7 +387,7 @@ def test_an_acronym_spelled_by_its_description_takes_it_as_its_long_form() -> No
     """ "DECAL, a novel Decoding-time Calibration framework that ...": the description's first
     words spell the name (DE + CAL), so they are its long form and the authors' own statement
     of what it is, as "a X named NAME" is (the mission's MONICA lost to its opening's topic)."""
-    from generator.title.candidates import _analyse, _spells
+    from generator.derive.title.candidates import _analyse, _spells
 
     found = _analyse(_SPELLED_BY_ITS_DESCRIPTION)[0]
     assert found is not None and found.name == "DECAL"

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import Derived, _tag_and_title
-from generator.errors import GeneratorError, WordsError
-from generator.tag import load_taxonomy
-from generator.text import first_sentence, plain, sentences, tokens
-from generator.title import derive_title
-from generator.title.candidates import KINDS, candidates
-from generator.title.choose import FEATURES, Scorer, context, features, fitted_weights, load_weights, score
-from generator.title.phrases import can_end, noun_phrases
-from generator.title.words import load_words
+from generator.core.errors import GeneratorError, WordsError
+from generator.core.text import first_sentence, plain, sentences, tokens
+from generator.derive.tag import load_taxonomy
+from generator.derive.title import derive_title
+from generator.derive.title.candidates import KINDS, candidates
+from generator.derive.title.choose import FEATURES, Scorer, context, features, fitted_weights, load_weights, score
+from generator.derive.title.phrases import can_end, noun_phrases
+from generator.derive.title.words import load_words
+from generator.pipeline import Derived, _tag_and_title
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TITLED = Path(__file__).resolve().parents[2] / "shared" / "titled"
@@ -104,7 +104,7 @@ def test_phrases_are_not_read_from_subordinate_clauses() -> None:
 
 
 def test_the_topic_is_not_read_past_an_opening_about_our_work() -> None:
-    from generator.title.candidates import _topic
+    from generator.derive.title.candidates import _topic
 
     ours = ["We study hybrid learning in adversarial games, where the learner receives delayed feedback",
             "Delayed feedback allows exploration against any comparator"]
@@ -190,7 +190,7 @@ def test_weights_that_do_not_fit_the_features_name_the_file(tmp_path: Path) -> N
 
 
 def test_word_lists_report_file_and_line(tmp_path: Path) -> None:
-    source = (Path(__file__).resolve().parents[1] / "generator" / "title" / "words.yml").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[1] / "generator" / "derive" / "title" / "words.yml").read_text(encoding="utf-8")
     bad = tmp_path / "words.yml"
     bad.write_text(source.replace("nicknamed, denoted", "nicknamed, no, denoted") + "\nbogus: [x]\n", encoding="utf-8")
     with pytest.raises(GeneratorError) as e:
@@ -363,7 +363,7 @@ def test_a_participle_after_a_description_ends_it() -> None:
 
 
 def test_a_sentence_reporting_what_others_found_offers_no_phrases() -> None:
-    from generator.title.candidates import _phrases
+    from generator.derive.title.candidates import _phrases
 
     sentences = ["Recent studies have found, for long documents, banded attention kernels with learned widths",
                  "We propose sliding caches for long documents"]
@@ -371,7 +371,7 @@ def test_a_sentence_reporting_what_others_found_offers_no_phrases() -> None:
 
 
 def test_the_topic_is_read_past_every_opening_subordinate_clause() -> None:
-    from generator.title.candidates import _topic
+    from generator.derive.title.candidates import _topic
 
     assert _topic(["However, although two-bit networks are accurate, one-bit approximations lose accuracy"]) \
         == ["one-bit", "approximations"]
@@ -400,7 +400,7 @@ def test_a_capitalised_word_in_s_is_a_noun_not_a_verb() -> None:
 # -- word salience --------------------------------------------------------------------------
 
 def test_word_features_read_each_word_once_with_where_and_how_it_is_written() -> None:
-    from generator.title.salience import WORD_FEATURES, Lexicon, word_features
+    from generator.derive.title.salience import WORD_FEATURES, Lexicon, word_features
 
     sentences = ["Sparse graphs are everywhere", "We propose GraphLearn for sparse graphs",
                  "GraphLearn learns them quickly"]
@@ -431,7 +431,7 @@ def test_word_features_read_each_word_once_with_where_and_how_it_is_written() ->
 
 
 def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
-    from generator.title.salience import WordModel
+    from generator.derive.title.salience import WordModel
 
     model = WordModel(tuple([0.0] * 24), 6.0)
     probs = {"graph": 0.9, "sparse": 0.6, "quickly": 0.05}
@@ -442,7 +442,7 @@ def test_expected_f_rewards_likely_words_and_weighs_length() -> None:
 
 
 def test_the_fitted_word_model_prefers_the_papers_own_terms_to_adverbs() -> None:
-    from generator.title.choose import context
+    from generator.derive.title.choose import context
 
     text = ("Sparse graphs are everywhere. We propose GraphLearn, a solver for sparse graphs. "
             "GraphLearn learns sparse graphs quickly and reliably.")
@@ -451,7 +451,7 @@ def test_the_fitted_word_model_prefers_the_papers_own_terms_to_adverbs() -> None
 
 
 def test_a_word_model_that_does_not_fit_names_the_file(tmp_path: Path) -> None:
-    from generator.title.choose import load_word_model
+    from generator.derive.title.choose import load_word_model
 
     bad = tmp_path / "weights.json"
     bad.write_text(json.dumps({"weights": {}, "word_weights": {"bias": 1.0}, "title_words": 6}), encoding="utf-8")
@@ -466,7 +466,7 @@ def test_an_abstract_of_one_overlong_word_still_gets_a_title() -> None:
 # -- where a phrase may end ------------------------------------------------------------------
 
 def test_a_phrase_too_long_for_the_title_is_cut_only_where_a_noun_phrase_ends() -> None:
-    from generator.title.compose import _fit
+    from generator.derive.title.compose import _fit
 
     words = "mechanism for robust and efficient multimodal sentiment prediction".split()
     assert _fit(words, 100) == words
@@ -483,8 +483,8 @@ def test_an_adverb_between_to_and_its_verb_does_not_leave_the_verb_in_a_phrase()
 
 
 def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
-    from generator.title.candidates import Candidate
-    from generator.title.choose import _whole
+    from generator.derive.title.candidates import Candidate
+    from generator.derive.title.choose import _whole
 
     again = Candidate("", "named", 1, 0, True, ("method", "termed", "as", "WAGE", "for", "integers"), "WAGE")
     assert not _whole(again)
@@ -501,7 +501,7 @@ def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
     ("The proposed NonconvEx primal-dual SpliTTing (NESTX) algorithm splits the problem", "NESTX"),
 ])
 def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
-    from generator.title.names import _own_name
+    from generator.derive.title.names import _own_name
 
     found = _own_name(sentence)
     assert found is not None and found.name == name
@@ -514,7 +514,7 @@ def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
     "Our PyTorch implementation is fast",
 ])
 def test_words_after_our_that_are_no_name(sentence: str) -> None:
-    from generator.title.names import _own_name
+    from generator.derive.title.names import _own_name
 
     assert _own_name(sentence) is None
 
@@ -526,7 +526,7 @@ def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
 
 
 def test_an_acronym_our_contribution_defines_in_title_case_names_it() -> None:
-    from generator.title.names import _defined_name
+    from generator.derive.title.names import _defined_name
 
     found = _defined_name(["We propose a Capsule Projection Network (CapProNet) for image classification"], [True])
     assert found is not None and (found.name, found.long) == ("CapProNet", ["Capsule", "Projection", "Network"])
@@ -553,15 +553,15 @@ def test_nouns_that_end_like_adjectives_can_end_a_title(word: str, ends: bool) -
 
 
 def test_a_composed_title_ending_on_a_title_cased_adjective_is_not_whole() -> None:
-    from generator.title.candidates import Candidate
-    from generator.title.choose import _whole
+    from generator.derive.title.candidates import Candidate
+    from generator.derive.title.choose import _whole
 
     assert not _whole(Candidate("Success of Deep Learning in Numerous", "topic", 0))
     assert _whole(Candidate("Deep Learning in ImageNet", "topic", 0))
 
 
 def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_count() -> None:
-    from generator.title.phrases import _phrase
+    from generator.derive.title.phrases import _phrase
 
     words = tokens("Precise localization of evidence regions in Document Visual Question Answering is crucial")
     assert _phrase(words, 0, limit=9) == ["Precise", "localization", "of", "evidence", "regions"]
@@ -571,15 +571,15 @@ def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_cou
 @pytest.mark.parametrize("word", ["GRaph-based", "CNN-like", "Data-to-Text", "Sequence-to-Sequence", "CNN/Daily",
                                   "theSpatial", "DEEP", "2-SUM"])
 def test_words_that_look_coined_but_are_not(word: str) -> None:
-    from generator.title.names import _is_nameish
+    from generator.derive.title.names import _is_nameish
 
     assert not _is_nameish(word)
     assert _is_nameish("iStoryline") and _is_nameish("3C-GAN") and _is_nameish("Log-DenseNet") and _is_nameish("e-SNLI")
 
 
 def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
-    from generator.title.candidates import Candidate
-    from generator.title.choose import _whole
+    from generator.derive.title.candidates import Candidate
+    from generator.derive.title.choose import _whole
 
     assert not _whole(Candidate("CR: Unlearning Framework CPU for Incorporating Conformal Prediction", "named", 1))
     assert _whole(Candidate("CR: Metric for Reliable Assessment of Forgetting Quality", "named", 1))
@@ -591,7 +591,7 @@ def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
     ("The Bayesian MAB problem in recent years has drawn attention", ["Bayesian", "MAB", "problem"]),
 ])
 def test_the_literature_and_the_time_are_no_part_of_a_phrase(sentence: str, phrase: list[str] | None) -> None:
-    from generator.title.candidates import _phrases
+    from generator.derive.title.candidates import _phrases
 
     found = [words for _, _, words in _phrases([sentence])]
     assert not any(w.lower() in ("recent", "despite", "works", "years") for words in found for w in words), found
@@ -609,7 +609,7 @@ def test_the_subject_of_we_study_the_problems_of_is_what_follows() -> None:
 def test_a_full_stop_with_no_space_after_it_still_ends_a_sentence() -> None:
     # "... knowledge graphs.Existing relaxations ...", "... near-linear time.Our relaxation ...":
     # text copied from a PDF; the words on either side belong to two sentences
-    from generator.title.candidates import title_sentences
+    from generator.derive.title.candidates import title_sentences
     text = abstract("title_glued_full_stop.txt")
     read = title_sentences(text)
     assert [s.split()[0] for s in read] == ["Matching", "Existing", "We", "Our"]
@@ -646,7 +646,7 @@ def test_a_phrase_too_long_for_a_title_is_scored_on_what_is_left_of_it() -> None
     # "estimator for counterfactual off-policy evaluation combining importance-weighted
     # trajectory returns" is longer than a title may be and is cut to "Estimator": the choice
     # must weigh "Estimator", not the words the cut drops
-    from generator.title.choose import content_words
+    from generator.derive.title.choose import content_words
     found = candidates(abstract("title_phrase_too_long_is_scored_as_cut.txt"))
     assert any(c.composed() == "Estimator" for c in found)
     for c in found:
@@ -672,8 +672,8 @@ def test_an_opening_subject_on_a_vague_head_is_read_past_it() -> None:
 def test_a_tail_that_only_repeats_the_name_is_not_chosen() -> None:
     # "\textsc{Acoustic Token Router}: a module to ..." and "we study acoustic tokens": the
     # subject is the name's own words, "Acoustic Token Router: Acoustic Tokens" says nothing more
-    from generator.title.candidates import Candidate
-    from generator.title.choose import _whole
+    from generator.derive.title.candidates import Candidate
+    from generator.derive.title.choose import _whole
 
     title = derive_title(abstract("title_tail_repeats_the_name.txt"))
     name, _, tail = title.partition(": ")
@@ -695,7 +695,7 @@ def test_a_kind_of_thing_named_by_the_authors_is_what_the_title_says_it_is() -> 
 def test_a_thing_named_as_earlier_work_is_not_what_the_paper_offers() -> None:
     # "a recently-developed differentiable logic called TensorLox": the name is of what the
     # paper builds on; what it is does not lead the title
-    from generator.title.candidates import _analyse
+    from generator.derive.title.candidates import _analyse
 
     text = ("Logical rules help knowledge base completion. We study learning such rules with a "
             "recently-developed differentiable logic called TensorLox. We propose to learn rule "
@@ -743,7 +743,7 @@ def test_a_study_of_how_two_things_relate_is_the_title() -> None:
     title = derive_title(abstract("title_study_the_interplay_between.txt"))
     assert title == "Trade-Off between Privacy and Accuracy in Federated Speech Recognition", title
     # not a relation between kinds of thing, nor the literature
-    from generator.title.candidates import _relation_between
+    from generator.derive.title.candidates import _relation_between
     assert not _relation_between("connections between discrete and continuous approaches".split())
     assert not _relation_between("relationship between recent works and continuation methods".split())
 
@@ -751,7 +751,7 @@ def test_a_study_of_how_two_things_relate_is_the_title() -> None:
 def test_a_well_known_data_set_or_function_is_not_the_papers_name() -> None:
     # "we construct a relabelled version of the CelebA dataset": a data set the paper builds on,
     # whichever pattern finds it; so are functions ("ReLU"), libraries and classical methods
-    from generator.title.candidates import _well_known
+    from generator.derive.title.candidates import _well_known
 
     title = derive_title(abstract("title_known_dataset_is_no_name.txt"))
     assert not title.startswith("CelebA"), title
@@ -857,7 +857,7 @@ def test_a_phrase_opening_on_a_partitive_noun_is_what_its_of_names() -> None:
 def test_a_possibility_or_a_version_of_a_thing_is_the_thing() -> None:
     # "we examine the possibility of using picture-caption corpora": the subject is the using;
     # "a version of the dueling bandit problem" is that problem, without its article
-    from generator.title.candidates import _past_vague_head
+    from generator.derive.title.candidates import _past_vague_head
 
     title = derive_title(abstract("title_vague_version_or_possibility.txt"))
     assert title.startswith("Using Picture-Caption Corpora"), title
@@ -893,7 +893,7 @@ def test_a_phrase_does_not_open_on_what_the_authors_think_of_it() -> None:
 
 def test_a_gerund_keeps_its_infinitive_or_goes() -> None:
     # "a fully differentiable network for learning to localize efficiently ...": not "... for Learning"
-    from generator.title.compose import _compose
+    from generator.derive.title.compose import _compose
 
     titles = _candidate_titles("title_cut_inside_a_verb_phrase.txt")
     assert not any(t.endswith((" for Learning", " Large")) for t in titles), titles
@@ -956,10 +956,10 @@ def test_a_cut_keeps_what_its_last_words_need(fixture: str, kept: str | None, cu
 
 def test_a_title_does_not_open_on_an_adverbial() -> None:
     # the opening sentence's first words, "In a Dueling Bandit Problem a Learner Needs", are no title
-    from generator.title.candidates import Candidate
-    from generator.title.choose import _whole
-    from generator.title.compose import _compose
-    from generator.title.phrases import _phrase, _trim
+    from generator.derive.title.candidates import Candidate
+    from generator.derive.title.choose import _whole
+    from generator.derive.title.compose import _compose
+    from generator.derive.title.phrases import _phrase, _trim
 
     opening = sentences(abstract("title_adverbial_opening.txt"))[0]
     words = _trim(_phrase(tokens(opening), 0, limit=12))
@@ -1030,7 +1030,7 @@ def test_a_two_word_name_in_brackets_after_its_long_form_leads() -> None:
 def test_notation_is_not_title_material() -> None:
     # "we study robust low-rank approximation of a matrix B under a privacy constraint": the
     # stated subject names "B", a symbol of the abstract's mathematics; a title names no symbol
-    from generator.title.choose import _whole
+    from generator.derive.title.choose import _whole
 
     found = candidates(abstract("title_math_notation.txt"))
     assert not any(_whole(c) for c in found if re.search(r"\bB\b", c.composed())), [c.composed() for c in found]
@@ -1056,7 +1056,7 @@ def test_an_adverbial_of_manner_is_no_phrase() -> None:
 def test_a_single_author_speaks_of_the_work_as_i() -> None:
     # "I introduce a layout-aware transformer reader ...": what the paper offers, as "we introduce"
     # says it; "In this paper, I will talk about ...", "Finally, I'm going to ..." open no title
-    from generator.title.candidates import about_our_work
+    from generator.derive.title.candidates import about_our_work
 
     assert about_our_work("In this work I introduce a reader") and about_our_work("My network encodes the mesh")
     assert not about_our_work("The test controls the type I error")
@@ -1092,7 +1092,7 @@ def test_a_word_broken_at_a_line_end_is_whole_again() -> None:
     # "a modular lan- guage for hyperpa- rameter search over tree- structured spaces", as copying
     # from a PDF leaves it: the words are "language" and "hyperparameter", and "tree-structured"
     # is a compound broken at its hyphen; "first- and second-order" leaves its noun to the second
-    from generator.title.candidates import rejoined
+    from generator.derive.title.candidates import rejoined
 
     titles = _candidate_titles("title_word_broken_at_line_end.txt")
     assert "Modular Language for Hyperparameter Search over Tree-Structured Spaces" in titles, titles

@@ -3,24 +3,24 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 import textwrap
+import time
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from support import REPO, github_markdown, run_generator
 from support import summary_references as md
-from generator import curate
-from generator.build import derive, parse_all
-from generator.model import Link, Paper, Source
-from generator.parse import parse_seed
-from generator.tag import load_taxonomy
-from generator.validate import Verdict, check, errors_markdown, report_markdown, report_text
 from test_cli import fingerprint
 from test_parse import A1, A3
+
+from generator.core.model import Link, Paper, Source
+from generator.derive import curate
+from generator.derive.tag import load_taxonomy
+from generator.pipeline import derive
+from generator.seeds.parse import parse_all, parse_seed
+from generator.validate import Verdict, check, errors_markdown, report_markdown, report_text
 
 MISSION = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
 CURATED_TITLE = "ConsMSA: Semantic Distribution Consistency (as curated)"

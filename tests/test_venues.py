@@ -7,7 +7,6 @@ generator's own grouping.
 """
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 import shutil
@@ -15,11 +14,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from support import REPO, build_site, published_papers, run_generator
-from generator.errors import ErrorList, SeedError
-from generator.model import Paper, Source
-from generator.venues import check_venues, venue_slug
+
+from generator.core.errors import ErrorList, SeedError
+from generator.core.model import Paper, Source
+from generator.seeds.venues import check_venues, venue_slug
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # Distinct venues whose slugs were the same: C and C++ were both c-2026, the emoji both 2026.
@@ -102,7 +101,7 @@ def test_distinct_venues_pass():
 
 def test_a_slug_collision_left_is_refused_naming_both(monkeypatch):
     # six hex digits can collide in principle; the build says so rather than merge two pages
-    import generator.venues as venues
+    import generator.seeds.venues as venues
 
     monkeypatch.setattr(venues, "venue_slug", lambda venue, year: "same")
     with pytest.raises(SeedError) as caught:

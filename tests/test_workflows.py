@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from support import github_markdown
-from generator.build import derive
-from generator.parse import parse_seed
-from generator.tag import load_taxonomy
+
+from generator.derive.tag import load_taxonomy
+from generator.pipeline import derive
+from generator.seeds.parse import parse_seed
 
 ROOT = Path(__file__).parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
@@ -59,7 +59,7 @@ def step_named(path: Path, name: str) -> dict:
 def test_actionlint_finds_nothing():
     actionlint = tool("actionlint")
     if actionlint is None:
-        pytest.skip("actionlint is not installed (pip install -r requirements.txt installs it)")
+        pytest.skip("actionlint is not installed (pip install -r requirements-test.txt installs it)")
     run = subprocess.run(
         [actionlint, "-no-color", *sorted(str(p) for p in WORKFLOWS.glob("*.yml"))],
         cwd=ROOT, capture_output=True, text=True,
@@ -70,7 +70,7 @@ def test_actionlint_finds_nothing():
 def test_zizmor_finds_nothing():
     zizmor = tool("zizmor")
     if zizmor is None:
-        pytest.skip("zizmor is not installed (pip install -r requirements.txt installs it)")
+        pytest.skip("zizmor is not installed (pip install -r requirements-test.txt installs it)")
     # --offline: the audits that ask GitHub's API cannot run here (and need a token)
     run = subprocess.run(
         [zizmor, "--offline", "--persona=pedantic", "--format=plain", str(WORKFLOWS)],
@@ -114,7 +114,7 @@ def test_pull_requests_run_untrusted_code_without_write_access_or_secrets():
 
 
 def test_deploy_checks_out_the_history_the_feed_dates_need():
-    # a shallow clone would date every paper by its seed's header year (generator/build.py seed_dates)
+    # a shallow clone would date every paper by its seed's header year (generator/pipeline.py seed_dates)
     checkouts = [step for _, step in steps(DEPLOY) if step.get("uses", "").startswith("actions/checkout@")]
     assert [step["with"].get("fetch-depth") for step in checkouts] == [0]
 

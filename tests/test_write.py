@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import write
-from generator.errors import BuildError
-from generator.write import write_tree
+from generator.core.errors import BuildError
+from generator.pages import write
+from generator.pages.write import write_tree
 
 FILES = {
     "index.md": "home\n",

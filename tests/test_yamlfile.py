@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import CurationError, ErrorList, GeneratorError, TaxonomyError
-from generator.yamlfile import MAX_DEPTH, load_yaml, parse_yaml
+from generator.core.errors import CurationError, ErrorList, GeneratorError, TaxonomyError
+from generator.core.yamlfile import MAX_DEPTH, load_yaml, parse_yaml
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = FIXTURES.parent.parent
@@ -103,8 +103,8 @@ def _load_limited(path: Path, name: str) -> subprocess.CompletedProcess:
     taking the machine's memory with it.
     """
     code = (
-        "import sys; from pathlib import Path; from generator.yamlfile import load_yaml;"
-        "from generator.errors import CurationError\n"
+        "import sys; from pathlib import Path; from generator.core.yamlfile import load_yaml;"
+        "from generator.core.errors import CurationError\n"
         "try:\n"
         f"    load_yaml(Path(sys.argv[1]), CurationError, {name!r})\n"
         "except CurationError as e:\n"

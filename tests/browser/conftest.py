@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
-import json
 import re
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field

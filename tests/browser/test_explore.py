@@ -6,7 +6,6 @@ import math
 import re
 
 import pytest
-
 from support import SEARCH_JS
 
 pytestmark = pytest.mark.browser

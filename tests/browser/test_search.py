@@ -1,5 +1,5 @@
 """Search on the built mission site, in Chromium: the digest's own search worker
-(docs/assets/search-worker.js) over the split index (generator/search.py) behind
+(docs/assets/search-worker.js) over the split index (generator/pages/search_index.py) behind
 Material's search box.
 
 The expected answers are worked out here from each paper's result data (search/d/*.json:
@@ -16,7 +16,6 @@ from collections import Counter
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-
 from support import SEARCH_JS
 
 from .test_site import visit

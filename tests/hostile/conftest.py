@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from attack import attack_seed
 from hostile_html import HARMLESS_SEEDS, HOSTILE_SEEDS, SEEDS
 from support import build_site

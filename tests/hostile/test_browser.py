@@ -11,15 +11,12 @@ from __future__ import annotations
 import functools
 import html
 import http.server
-import json
 import re
-import shutil
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from support import published_papers
 
 pytestmark = pytest.mark.browser

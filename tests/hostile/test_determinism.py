@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hostile_html import HOSTILE_SEEDS, REPO
 
 BROKEN_SEED = b"ICML 2026 Papers\n\nfar too short to be an abstract\n"

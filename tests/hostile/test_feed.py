@@ -2,12 +2,10 @@
 is the same text it was, and no feed is malformed."""
 from __future__ import annotations
 
-import json
-
 import feedparser
-
-from generator.clean import to_plain
 from support import published_papers
+
+from generator.core.markup import to_plain
 
 
 def _read(site, path):

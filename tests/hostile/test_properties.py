@@ -26,14 +26,14 @@ import html5lib
 import markdown
 import pytest
 import yaml
+from attack import PIECES, attack_text
+from hostile_html import MATH_MARK, REPO, squash, text_of
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from attack import PIECES, attack_text
-from generator.clean import Seg, _plain, math_problem, segments, to_html
-from generator.errors import ErrorList, GeneratorError
-from generator.parse import parse_seed
-from hostile_html import MATH_MARK, REPO, squash, text_of
+from generator.core.errors import ErrorList, GeneratorError
+from generator.core.markup import Seg, _plain, math_problem, segments, to_html
+from generator.seeds.parse import parse_seed
 
 # HOSTILE_MAX_EXAMPLES=5000 for a longer hunt; 300 keeps the suite fast.
 SETTINGS = settings(max_examples=int(os.environ.get("HOSTILE_MAX_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import clean
+from generator.core import markup as clean
 
 PROSE = "We study robust sparse attention for long documents and report gains on five benchmarks across many settings. "
 
@@ -131,10 +131,11 @@ def test_duplicate_that_replaces_the_shown_abstract_is_reported_as_such():
     evil.example) replaces the abstract on that paper's page, and its links become the
     paper's buttons. The pull-request summary calls it "duplicate of <title>", word for word
     what it says for a harmless exact resubmission, so a reviewer has no reason to look."""
-    from generator.build import parse_all
-    from generator.tag import load_taxonomy
-    from generator.validate import check, report_markdown
     from support import REPO
+
+    from generator.derive.tag import load_taxonomy
+    from generator.seeds.parse import parse_all
+    from generator.validate import check, report_markdown
 
     mission = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
     existing = parse_all([(str(mission), mission.read_bytes())])
@@ -166,10 +167,11 @@ def test_duplicate_that_moves_a_paper_to_another_venue_is_reported_as_such():
     resubmitted word for word in a file that sorts first, under another header, moved the
     paper already on the site to that venue and year, and the summary said "duplicate of
     <title>" as for any harmless resubmission."""
-    from generator.build import parse_all
-    from generator.tag import load_taxonomy
-    from generator.validate import check, report_markdown, report_text
     from support import REPO
+
+    from generator.derive.tag import load_taxonomy
+    from generator.seeds.parse import parse_all
+    from generator.validate import check, report_markdown, report_text
 
     mission = REPO / "seeds" / "000_ca08d30626a6d4f8.txt"
     existing = parse_all([("seeds/" + mission.name, mission.read_bytes())])

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from generator.errors import GeneratorError
-from generator.parse import parse_seed
+from generator.core.errors import GeneratorError
+from generator.seeds.parse import parse_seed
 
 ABSTRACT = (
     "We study robust sparse attention for long documents and report gains on five benchmarks across many "
@@ -57,7 +57,7 @@ def test_a_long_header_line_is_refused_without_reading_it_quadratically(header):
 
 from html.parser import HTMLParser  # noqa: E402
 
-from generator import clean  # noqa: E402
+from generator.core import markup as clean  # noqa: E402
 
 PROSE = "We study robust sparse attention for long documents and report gains on five benchmarks. "
 

@@ -8,17 +8,16 @@ abstract of every hostile paper must be on its page as text.
 from __future__ import annotations
 
 import html
-import json
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 import yaml
-
-from generator.clean import to_plain
 from hostile_html import HOSTILE_SEEDS, MATH_MARK, scan_page, squash, text_of
 from support import published_papers
+
+from generator.core.markup import to_plain
 
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "background", "srcset", "cite"}
 BAD_SCHEMES = ("javascript", "data", "vbscript")
@@ -120,7 +119,7 @@ _NORMALIZE = [
 
 
 def expected_text(abstract: str) -> str:
-    """What a reader sees of a raw abstract: written independently of generator/clean.py."""
+    """What a reader sees of a raw abstract: written independently of generator/core/markup.py."""
     text = "".join(c for c in abstract if c not in INVISIBLE)
     for pattern, repl in _NORMALIZE:
         text = pattern.sub(repl, text)

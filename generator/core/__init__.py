@@ -1,0 +1,1 @@
+"""The nouns and helpers every stage shares: the paper record, errors, schemas, text."""

@@ -1,0 +1,130 @@
+"""The nouns of the pipeline: where a paper came from, its links, the paper, the digest.
+
+One :class:`Paper` record carries an abstract through every stage; stages return
+new records with :func:`dataclasses.replace`, never mutate.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+# How many abstracts a per-abstract cache (normalized text, segments, summaries) holds: a
+# whole digest of 50,000 papers and room to grow. Stages run over every abstract in turn,
+# so a cache smaller than the digest misses every time (each entry is evicted before it
+# is asked for again): at 32,768 segments, 50,000 papers were segmented three times each.
+ABSTRACTS_CACHED = 1 << 17
+
+
+@dataclass(frozen=True, order=True)
+class Source:
+    """One place an abstract was submitted: a seed file (relative path) and the line its paragraph starts on."""
+
+    file: str
+    line: int
+    venue: str = field(compare=False, default="")
+    year: int = field(compare=False, default=0)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A URL found in an abstract; ``kind`` is ``code``, ``data``, ``project`` or ``paper``."""
+
+    url: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper of the digest.
+
+    ``text`` is the abstract exactly as submitted (the lines of its paragraph joined
+    by single spaces); everything else is derived from it or from curation.
+    """
+
+    id: str
+    text: str
+    venue: str
+    year: int
+    sources: tuple[Source, ...]
+    links: tuple[Link, ...] = ()
+    title: str = ""
+    tags: tuple[str, ...] = ()
+    # topic name -> the phrases that matched, in the order the topic was ranked
+    tag_evidence: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # ids of the other submitted variants merged into this paper
+    aliases: tuple[str, ...] = ()
+    featured: bool = False
+    hidden: str = ""
+    note: str = ""
+    curated: tuple[str, ...] = ()  # which fields a maintainer set: "title", "tags"
+    # ids of the most similar other papers, best first (generator/derive/related.py)
+    related: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        where = self.sources[0] if self.sources else "?"
+        return f"{where} [{self.id}]"
+
+    @property
+    def source(self) -> Source:
+        """Where the paper was first submitted (the smallest file and line)."""
+        return self.sources[0]
+
+    @property
+    def merged(self) -> int:
+        """How many duplicate submissions were merged into this paper."""
+        return len(self.sources) - 1
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic of the taxonomy."""
+
+    name: str
+    slug: str
+    description: str
+    phrases: tuple[str, ...]
+    catch_all: bool = False
+
+
+class Digest:
+    """The deduplicated papers, sorted by id, with the queries pages need."""
+
+    def __init__(self, papers: Iterable[Paper], topics: Iterable[Topic] = ()):
+        self._papers = sorted(papers, key=lambda p: p.id)
+        self._by_id = {p.id: p for p in self._papers}
+        for p in self._papers:
+            for alias in p.aliases:
+                self._by_id.setdefault(alias, p)
+        self.topics = list(topics)
+
+    def __iter__(self) -> Iterator[Paper]:
+        return iter(self._papers)
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def get(self, paper_id: str) -> Paper | None:
+        """The paper with this id, or the paper an alias id was merged into."""
+        return self._by_id.get(paper_id)
+
+    def visible(self) -> list[Paper]:
+        """Papers shown on the site (not hidden by curation)."""
+        return [p for p in self._papers if not p.hidden]
+
+    def by_topic(self) -> dict[str, list[Paper]]:
+        """Topic name -> visible papers tagged with it, for every topic (possibly empty)."""
+        out: dict[str, list[Paper]] = {t.name: [] for t in self.topics}
+        for p in self.visible():
+            for t in p.tags:
+                out.setdefault(t, []).append(p)
+        return out
+
+    def by_venue(self) -> dict[tuple[str, int], list[Paper]]:
+        """(venue, year) -> visible papers, sorted by venue then year."""
+        out: dict[tuple[str, int], list[Paper]] = {}
+        for p in self.visible():
+            out.setdefault((p.venue, p.year), []).append(p)
+        return dict(sorted(out.items()))

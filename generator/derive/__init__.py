@@ -1,0 +1,1 @@
+"""Deriving: deduplicate, curate, title, tag, related papers, the map's layout."""

@@ -1,0 +1,299 @@
+"""Stage 3, deduplicate: one paper per abstract, however often it was submitted.
+
+Exact duplicates share an id (same normalized text). Near duplicates (the same
+abstract re-wrapped, re-quoted, with a typo fixed or a sentence added) are found
+without comparing all pairs:
+
+1. each abstract becomes the set of its word 3-gram shingles, hashed with a
+   hash that does not depend on the process (so builds are reproducible);
+2. its sketch is the ``SKETCH`` smallest shingle hashes (bottom-k MinHash);
+   abstracts sharing a sketch value become candidate pairs through an index;
+3. candidates are verified on the full shingle sets.
+
+Work is near-linear in the number of abstracts: each is hashed once and only
+compared with the few that share a sketch value. Sketch values shared by very
+many abstracts (boilerplate such as "in this paper we") are skipped: a true
+duplicate shares most of its other sketch values too.
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from itertools import chain
+
+import numpy as np
+
+from generator.core.errors import GeneratorError, SeedError, raise_all
+from generator.core.model import Link, Paper
+from generator.seeds.identify import normalize, paper_id
+
+SHINGLE = 3
+SKETCH = 16
+MAX_BUCKET = 64
+# Thresholds checked against shared/corpora, where no two abstracts are one paper
+# (benchmarks/dedupe_thresholds.py prints the margins).
+MIN_CONTAINMENT = 0.8  # shared shingles / shingles of the shorter abstract
+MIN_JACCARD = 0.5  # shared shingles / all shingles (stops a short text matching inside a long one)
+# Candidates must share this many sketch values before they are verified in full:
+# a true duplicate (Jaccard >= MIN_JACCARD) shares about half of its 16 (fewer
+# than 3 with probability 0.2%), while abstracts that share a stock phrase share one.
+MIN_SHARED_SKETCH = 3
+# The most submissions of one abstract merged into one paper: merging checks every pair.
+MAX_GROUP = 64
+
+_WORD = re.compile(r"\w+")
+
+
+class _Words(dict):
+    """Deterministic word hashes (CRC-32), cached: abstracts share most of their vocabulary."""
+
+    def __missing__(self, word: str) -> int:
+        value = self[word] = zlib.crc32(word.encode("utf-8", "surrogatepass"))
+        return value
+
+    def ids(self, words: list[str]) -> list[int]:
+        return list(map(self.__getitem__, words))
+
+
+# A shingle is a 40-bit hash of three word hashes; the index of its abstract goes above it
+# in one 64-bit key, so one sort of every key orders the shingles by abstract and by value.
+_BITS = 40
+_MASK = np.uint64((1 << _BITS) - 1)
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0xFF51AFD7ED558CCD))
+
+
+def _hash3(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """A 40-bit hash of each (a, b, c) of word hashes: the same on every machine and run."""
+    with np.errstate(over="ignore"):
+        h = a * _MIX[0] + b * _MIX[1] + c
+        h ^= h >> np.uint64(31)
+        h *= _MIX[2]
+        h ^= h >> np.uint64(29)
+    return h >> np.uint64(64 - _BITS)
+
+
+def _sorted_unique(a: np.ndarray) -> np.ndarray:
+    """``a``'s distinct values, sorted (np.unique may hash, several times slower here)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
+
+
+class Shingles:
+    """The word 3-gram shingles of many abstracts at once (numpy, no per-shingle Python).
+
+    Each abstract's normalized text becomes word hashes (:class:`_Words`); every three
+    adjacent words hash to a shingle (:func:`_hash3`); a text of one or two words has one
+    shingle (its words padded), a text with no word one made from its whole text. Keys
+    ``abstract << 40 | shingle``, sorted and unique, hold every abstract's set in order.
+    """
+
+    def __init__(self, texts: Sequence[str], words: _Words | None = None):
+        words = words or _Words()
+        ids = [words.ids(_WORD.findall(normalize(t))) for t in texts]
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        # each text's word hashes and then two zeros, so a gram never joins two texts
+        flat = np.fromiter(chain.from_iterable(x + [0, 0] for x in ids), dtype=np.uint64)
+        firsts = np.concatenate(([0], np.cumsum(lengths + 2)[:-1])).astype(np.int64)
+        grams = np.maximum(lengths - 2, 1)  # a text of fewer than three words: one padded gram
+        starts = np.repeat(firsts, grams) + (np.arange(grams.sum()) - np.repeat(np.cumsum(grams) - grams, grams))
+        doc = np.repeat(np.arange(len(texts), dtype=np.uint64), grams)
+        h = _hash3(flat[starts], flat[starts + 1], flat[starts + 2]) if len(flat) else np.zeros(0, np.uint64)
+        for i in np.flatnonzero(lengths == 0).tolist():  # no word at all (only symbols)
+            h[np.searchsorted(doc, i)] = (1 << (_BITS - 1)) | zlib.crc32(texts[i].encode("utf-8", "surrogatepass"))
+        self.keys = _sorted_unique((doc << np.uint64(_BITS)) | h)
+        self.bounds = np.searchsorted(self.keys >> np.uint64(_BITS), np.arange(len(texts) + 1, dtype=np.uint64))
+        self._sets: dict[int, frozenset[int]] = {}
+
+    def sketches(self) -> list[list[int]]:
+        """Each abstract's bottom-k MinHash sketch: its SKETCH smallest shingles."""
+        values = self.keys & _MASK
+        return [values[a:min(b, a + SKETCH)].tolist() for a, b in zip(self.bounds[:-1].tolist(), self.bounds[1:].tolist())]
+
+    def __getitem__(self, i: int) -> frozenset[int]:
+        """The shingle set of abstract ``i`` (made when first asked: only candidates are)."""
+        found = self._sets.get(i)
+        if found is None:
+            found = self._sets[i] = frozenset((self.keys[self.bounds[i]:self.bounds[i + 1]] & _MASK).tolist())
+        return found
+
+
+def shingles(text: str, words: _Words | None = None) -> frozenset[int]:
+    """The shingle set of one normalized text (as :class:`Shingles` makes it)."""
+    return Shingles([text], words)[0]
+
+
+def similarity(a: frozenset[int], b: frozenset[int]) -> tuple[float, float]:
+    """(containment, Jaccard) of two shingle sets."""
+    shared = len(a & b)
+    return shared / min(len(a), len(b)), shared / (len(a) + len(b) - shared)
+
+
+def is_duplicate(a: frozenset[int], b: frozenset[int]) -> bool:
+    containment, jaccard = similarity(a, b)
+    return containment >= MIN_CONTAINMENT and jaccard >= MIN_JACCARD
+
+
+def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted.
+
+    In bulk: every (value, abstract) sorted by value; the abstracts of a value that at
+    most MAX_BUCKET share are paired by looking 1, 2, ... places ahead in that order;
+    the pairs are counted with one sort.
+    """
+    sizes = np.fromiter(map(len, sketches), dtype=np.int64, count=len(sketches))
+    if sizes.sum() == 0:
+        return []
+    values = np.fromiter(chain.from_iterable(sketches), dtype=np.uint64, count=int(sizes.sum()))
+    docs = np.repeat(np.arange(len(sketches), dtype=np.int64), sizes)
+    order = np.lexsort((docs, values))
+    values, docs = values[order], docs[order]
+    first = np.concatenate(([True], values[1:] != values[:-1]))
+    group = np.cumsum(first) - 1
+    group_size = np.bincount(group)
+    small = group_size[group] <= MAX_BUCKET
+    codes = []
+    for ahead in range(1, min(MAX_BUCKET, len(values))):
+        same = (group[ahead:] == group[:-ahead]) & small[ahead:]
+        if not same.any():
+            break
+        codes.append(docs[:-ahead][same] * len(sketches) + docs[ahead:][same])
+    if not codes:
+        return []
+    codes = np.sort(np.concatenate(codes))
+    # a pair that shares n values is n equal codes in a row: keep the n-th of each
+    kept = codes[MIN_SHARED_SKETCH - 1:][codes[MIN_SHARED_SKETCH - 1:] == codes[:len(codes) - MIN_SHARED_SKETCH + 1]]
+    kept = _sorted_unique(kept)
+    return list(zip((kept // len(sketches)).tolist(), (kept % len(sketches)).tolist()))
+
+
+def _alike(a: list[int], b: list[int], sets: _Sets) -> bool:
+    """Whether two groups may merge: every abstract of one is a duplicate of every abstract
+    of the other, and together they stay within MAX_GROUP.
+
+    Duplicates of a duplicate are not all duplicates of each other: "X Y" (two different
+    abstracts one after the other) is a near duplicate of X and of Y when they are as long,
+    and a few steps of such texts lead from any abstract to any other. Merged through them,
+    X and Y would be one paper showing the longest text; so every pair is checked (the
+    size bound keeps that cheap: a paper is not submitted 64 times).
+    """
+    if len(a) + len(b) > MAX_GROUP:
+        return False
+    return all(is_duplicate(sets[x], sets[y]) for x in a for y in b)
+
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _union_links(variants: Iterable[Paper]) -> tuple[Link, ...]:
+    seen: dict[str, Link] = {}
+    for p in variants:
+        for link in p.links:
+            seen.setdefault(link.url, link)
+    return tuple(seen.values())
+
+
+def merge(variants: list[Paper]) -> Paper:
+    """One paper from the submitted variants of an abstract.
+
+    It lists every source, keeps the union of links, shows the most complete text
+    (most words; ties go to the first submitted) and keeps the smallest id, so
+    adding a variant rarely changes the paper's URL; the others become aliases.
+    """
+    sources = tuple(sorted({s for p in variants for s in p.sources}))
+    ordered = sorted(variants, key=lambda p: (p.sources[0]))
+    shown = max(ordered, key=lambda p: len(p.text.split()))
+    first = min(ordered, key=lambda p: p.sources[0])
+    ids = sorted({p.id for p in variants} | {a for p in variants for a in p.aliases})
+    return replace(
+        shown,
+        id=ids[0],
+        aliases=tuple(ids[1:]),
+        sources=sources,
+        venue=first.venue,
+        year=first.year,
+        links=_union_links(ordered),
+    )
+
+
+def _same_text(by_id: dict[str, list[Paper]]) -> None:
+    """Refuse different abstracts that share an id, naming both.
+
+    An id is a 48-bit prefix of a SHA-256 (:mod:`generator.seeds.identify`): by chance two
+    abstracts share one with odds of one in billions, but a text with a chosen paper's id
+    costs about 2**48 hashes, hours on a GPU. Merged as an exact duplicate, the longer
+    would be shown in place of the other, whatever its words.
+    """
+    errors: list[GeneratorError] = []
+    for pid, group in by_id.items():
+        if len(group) > 1:
+            first, *rest = sorted(group, key=lambda p: p.source)
+            for p in rest:
+                if normalize(p.text) != normalize(first.text):
+                    errors.append(SeedError(f"this abstract has the id {pid} of a different one, at {first.source} "
+                                            "(their texts' hashes begin alike): change a word of it", p.source.file, p.source.line))
+    raise_all(errors)
+
+
+def duplicate_pairs(texts: Iterable[str]) -> list[tuple[str, str]]:
+    """The near duplicates among ``texts``: pairs of their paper ids (first < second), each
+    pair's shingle sets verified, in order. Exact duplicates are one id, so not a pair.
+
+    It needs the texts alone, so a build finds them in a worker from the seed bytes while
+    it parses (:func:`generator.pipeline.start_early`): most of deduplication's time."""
+    distinct: dict[str, str] = {}
+    for t in texts:
+        distinct.setdefault(paper_id(t), t)
+    ids = sorted(distinct)
+    sets = Shingles([distinct[i] for i in ids])
+    return [(ids[i], ids[j]) for i, j in candidate_pairs(sets.sketches()) if is_duplicate(sets[i], sets[j])]
+
+
+class _Sets:
+    """Shingle sets of some texts, each made when first asked (only merged groups need them)."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.texts, self.words, self.made = texts, _Words(), {}
+
+    def __getitem__(self, i: int) -> frozenset[int]:
+        if i not in self.made:
+            self.made[i] = shingles(self.texts[i], self.words)
+        return self.made[i]
+
+
+def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None = None) -> list[Paper]:
+    """Merge exact and near duplicates; every source ends up in exactly one paper.
+    Different abstracts with one id are refused (:class:`SeedError`). ``pairs`` is
+    :func:`duplicate_pairs` of the papers' texts when it was found beforehand."""
+    by_id: dict[str, list[Paper]] = defaultdict(list)
+    for p in papers:
+        by_id[p.id].append(p)
+    _same_text(by_id)
+    ids = sorted(by_id)
+    exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
+
+    if pairs is None:
+        pairs = duplicate_pairs(p.text for p in exact)
+    index = {pid: i for i, pid in enumerate(ids)}
+    sets = _Sets([p.text for p in exact])
+    parent = list(range(len(exact)))
+    members = {i: [i] for i in range(len(exact))}  # root -> its group
+    # in the order of the candidates (by index, as the ids are sorted): the same groups every time
+    for i, j in sorted((index[a], index[b]) for a, b in pairs if a in index and b in index):
+        ri, rj = _find(parent, i), _find(parent, j)
+        if ri != rj and _alike(members[ri], members[rj], sets):
+            root, other = min(ri, rj), max(ri, rj)
+            parent[other] = root
+            members[root] += members.pop(other)
+
+    groups: dict[int, list[Paper]] = defaultdict(list)
+    for i, p in enumerate(exact):
+        groups[_find(parent, i)].append(p)
+    merged = [merge(g) if len(g) > 1 else g[0] for g in groups.values()]
+    return sorted(merged, key=lambda p: p.id)

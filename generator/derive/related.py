@@ -1,0 +1,244 @@
+"""Related papers: for every paper, the papers whose abstracts are most alike, best first.
+
+A pure stage over the finished digest. Each abstract becomes a sparse vector of
+weighted terms: its words (a light plural folding, no stop words from
+``related_words.yml``), pairs of adjacent words, and its topic tags. Weights are
+tf-idf with a sublinear term frequency (``1 + log tf``); terms on more than
+``MAX_DF`` of the papers say little and are pruned, and terms of a single paper
+cannot relate two papers and are dropped. Each kind of term is normalised on its
+own and the kinds are mixed with fixed weights, so a long abstract's many pairs
+do not drown its words. Similarity is the cosine of two vectors.
+
+The similarities are summed row by row by a compiled loop (:mod:`generator.derive.topk`)
+that keeps each row's best ``k`` and nothing else: no all-pairs matrix is ever
+held. Ties are broken by paper id (the rows are in id order), so the output is
+the same on every run.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache, partial
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from generator.core import schema
+from generator.core.errors import GeneratorError
+from generator.core.model import Digest, Paper
+from generator.core.parallel import serial
+
+WORDS_FILE = Path(__file__).with_name("related_words.yml")
+K = 8
+# A term on more than this share of the papers is pruned (its idf is small, and its
+# postings are what makes the product slow).
+MAX_DF = 0.2
+# ...but in a small digest a term on a few papers is still telling.
+MIN_PRUNED_DF = 10
+# Each paper keeps only its this many heaviest terms: rare, telling terms, whose short
+# postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
+TERMS = 60
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each kind of term counts in a paper's vector (each kind is normalised first)."""
+
+    words: float = 1.0
+    pairs: float = 0.6
+    tags: float = 0.3
+
+
+DEFAULT_WEIGHTS = Weights()
+
+_URL = re.compile(r"(?:https?://|www\.)\S+")
+_MACRO = re.compile(r"\\[A-Za-z]+")
+_TOKEN = re.compile(r"[a-z][a-z0-9]+")
+_STOP_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+@lru_cache(maxsize=4)
+def load_stop_words(path: Path = WORDS_FILE) -> frozenset[str]:
+    """The stop words of ``related_words.yml`` (shape: :data:`generator.core.schema.RELATED_WORDS`);
+    each must be one lower-case word, as the tokenizer makes them."""
+    doc = schema.load(path, schema.RELATED_WORDS, GeneratorError)
+    words = doc.data["stop_words"]
+    bad = [i for i, w in enumerate(words) if not _STOP_WORD.fullmatch(w)]
+    if bad:
+        raise GeneratorError(f"a stop word must be one lower-case word, not {words[bad[0]]!r}", doc.path, doc.line("stop_words", bad[0]))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold(word: str) -> str:
+    """A plural as its singular, roughly: enough to make "networks" and "network" one term."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_PIECE = re.compile(r"[a-z][a-z0-9]+|[.;:!?()\[\]]")
+
+
+class _Columns(dict):
+    """Raw token -> the number of its folded word, 0 for a stop word or punctuation (a
+    break: no pair spans it). Words are numbered in order of first appearance."""
+
+    def __init__(self, stop: frozenset[str]):
+        super().__init__()
+        self.stop = stop
+        self.words: dict[str, int] = {"": 0}
+
+    def __missing__(self, tok: str) -> int:
+        word = "" if len(tok) == 1 or tok in self.stop else _fold(tok)
+        number = self[tok] = self.words.setdefault(word, len(self.words))
+        return number
+
+
+def _pieces(text: str) -> list[str]:
+    """An abstract's tokens: lower-case words and clause punctuation; URLs and LaTeX macro names dropped."""
+    return _PIECE.findall(_MACRO.sub(" ", _URL.sub(" ", text.lower())))
+
+
+def terms(text: str, stop: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(words, adjacent word pairs) of an abstract, as :func:`vectors` counts them: a pair
+    never spans a stop word or a clause end."""
+    columns = _Columns(stop)
+    seq = [columns[t] for t in _pieces(text)]
+    names = {number: word for word, number in columns.words.items()}
+    words = [names[c] for c in seq if c]
+    pairs = [f"{names[a]} {names[b]}" for a, b in zip(seq, seq[1:]) if a and b]
+    return words, pairs
+
+
+def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], max_df: float) -> sparse.csr_matrix:
+    """Sublinear tf-idf of the (paper, term) occurrences, rows L2-normalised; terms on more
+    than ``max_df`` of the papers (and at least MIN_PRUNED_DF) and terms of one paper dropped."""
+    n = shape[0]
+    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
+    counts.sum_duplicates()
+    df = np.bincount(counts.indices, minlength=shape[1])
+    limit = max(MIN_PRUNED_DF, max_df * n)
+    weight = np.where((df >= 2) & (df <= limit), np.log(n / np.maximum(df, 1)), 0.0)
+    counts.data = (1.0 + np.log(counts.data)) * weight[counts.indices]
+    counts.eliminate_zeros()
+    return _normalise(counts)
+
+
+def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(sparse.diags(1.0 / norms) @ m)
+
+
+def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
+            stop: frozenset[str] | None = None) -> sparse.csr_matrix:
+    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags.
+
+    Tokens become word numbers in one pass (:class:`_Columns`); pairs are then read off
+    the number sequence with numpy: two adjacent non-zero numbers, each paper's sequence
+    ending in a 0 so that no pair joins two papers.
+    """
+    n = len(papers)
+    columns = _Columns(load_stop_words() if stop is None else stop)
+    number = columns.__getitem__
+    seqs = [list(map(number, _pieces(p.text))) + [0] for p in papers]
+    flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64)
+    rows = np.repeat(np.arange(n), [len(s) for s in seqs])
+    parts = []
+    if weights.words:
+        keep = flat != 0
+        parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(columns.words)), max_df))
+    if weights.pairs:
+        keep = (flat[:-1] != 0) & (flat[1:] != 0)
+        codes = flat[:-1][keep] * len(columns.words) + flat[1:][keep]
+        unique, pair = np.unique(codes, return_inverse=True)  # numbered in code order: deterministic
+        parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), max_df))
+    if weights.tags:
+        names = sorted({t for p in papers for t in p.tags})
+        tag = {t: i for i, t in enumerate(names)}
+        tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
+        tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
+        parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), 1.0))
+    return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
+
+
+def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
+    """Each row's ``terms`` largest entries (equal weights by column), the rest dropped."""
+    keep = np.ones(m.nnz, dtype=bool)
+    for a, b in zip(m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
+        if b - a > terms:
+            order = np.lexsort((m.indices[a:b], -m.data[a:b]))
+            keep[a + order[terms:]] = False
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep]
+    return sparse.csr_matrix((m.data[keep], (rows, m.indices[keep])), shape=m.shape)
+
+
+def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
+          mapper: Callable = serial) -> list[list[int]]:
+    """For each row i of ``m`` (unit rows), the indexes of the ``k`` rows most similar to it,
+    best first, ties by index; never i itself nor one of ``excluded[i]``; only similarities above 0.
+
+    Exact: each row's scores against all rows are summed in single precision by the compiled
+    loop of :mod:`generator.derive.topk`, which keeps only the best k. ``mapper`` may share the rows
+    among worker processes (:func:`generator.core.parallel.map_chunks`); each row's answer is the
+    same either way.
+    """
+    from generator.derive.topk import best_rows  # numba: imported when related papers are computed, not by every command
+
+    n = m.shape[0]
+    m = sparse.csr_matrix(m, dtype=np.float32)
+    mt = sparse.csr_matrix(m.T)
+    # one array type each, so the compiled loop has one signature to keep
+    rows = (m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data)
+    terms = (mt.indptr.astype(np.int64), mt.indices.astype(np.int32), mt.data)
+    lengths = [len(x) for x in excluded] if excluded else [0] * n
+    xptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+    xidx = np.fromiter(chain.from_iterable(excluded), dtype=np.int32, count=int(xptr[-1]))
+    out = np.empty((0, k), dtype=np.int64)
+    best_rows(0, 0, *rows, *terms, xptr, xidx, out)  # compiled (or loaded) here, before workers fork
+    return mapper(partial(_top_rows, arrays=(*rows, *terms, xptr, xidx), k=k), range(n))
+
+
+def _top_rows(rows: Sequence[int], arrays: tuple, k: int) -> list[list[int]]:
+    """:func:`top_k` for a contiguous run of rows."""
+    from generator.derive.topk import best_rows
+
+    first, last = (rows[0], rows[-1] + 1) if len(rows) else (0, 0)
+    out = np.empty((last - first, k), dtype=np.int64)
+    best_rows(first, last, *arrays, out)
+    return [[j for j in row if j >= 0] for row in out.tolist()]
+
+
+def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIGHTS,
+            max_df: float = MAX_DF, mapper: Callable = serial) -> dict[str, tuple[str, ...]]:
+    """Paper id -> the ids of up to ``k`` related papers, best first.
+
+    Never the paper itself, nor a paper that is one of its merged variants (by
+    either's ``aliases``). The same papers in any order give the same answer.
+    """
+    ordered = sorted(papers, key=lambda p: p.id)
+    if not ordered:
+        return {}
+    index = {p.id: i for i, p in enumerate(ordered)}
+    excluded: list[list[int]] = [[] for _ in ordered]
+    for i, p in enumerate(ordered):
+        for alias in p.aliases:
+            j = index.get(alias)
+            if j is not None and j != i:
+                excluded[i].append(j)
+                excluded[j].append(i)
+    found = top_k(vectors(ordered, weights, max_df), k, excluded, mapper)
+    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}
+
+
+def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest:
+    """The digest with each visible paper's ``related`` ids set; hidden papers have no
+    page, so they are neither given related papers nor offered as one."""
+    found = related(digest.visible(), k=k, mapper=mapper)
+    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics)

@@ -1,0 +1,243 @@
+"""Composition: a name and a phrase made into a Title-Cased title that ends where a phrase can end."""
+from __future__ import annotations
+
+from generator.core.text import SPACE_BEFORE_PUNCT
+from generator.derive.title.phrases import _trim, can_end
+from generator.derive.title.words import (
+    _ADJECTIVE_END,
+    _ARTICLES,
+    _CLAUSE,
+    _CONTINUING_PARTICIPLES,
+    _GENERIC,
+    _HYPHEN_SPLIT,
+    _NOT_DOMAIN,
+    _ODD_CAPS,
+    _PREPOSITIONS,
+    _RELATIONS,
+    _SELF_FIRST,
+    _SELF_REFERENCE,
+    _SELF_VERBS,
+    _SMALL,
+    _STOP,
+    _TERM_WORD,
+    _THIRD_PERSON,
+    _VAGUE,
+    _VERB_FORMS,
+    MAX_LENGTH,
+)
+
+
+def _fit(words: list[str], budget: int) -> list[str]:
+    """The words, or when they are longer than ``budget`` characters the longest prefix within
+    it that ends a noun phrase: on a word that can end a title, before a preposition or a
+    clause word. Not before "and" ("for Robust" of "for robust and efficient prediction"), nor
+    anywhere else the budget happens to fall; no such prefix, no words. Words that fit but end
+    where no phrase can ("... Localize Efficiently in Large", its noun cut off at a comma) are cut
+    back the same way, to themselves when there is no such prefix."""
+    words = _trim(words)
+    # the length of each prefix, summed once (a join per prefix was quadratic on a long run)
+    lengths = [0]
+    fits = False
+    for w in words:
+        lengths.append(lengths[-1] + len(w) + (len(lengths) > 1))
+        if lengths[-1] > budget:
+            break
+    else:
+        if not words or can_end(words[-1]):
+            return words
+        fits = True
+    for k in range(len(lengths) - 2, 0, -1):
+        low = words[k].lower()
+        if (low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while")) \
+                and can_end(words[k - 1]) and not (low == "to" and words[k - 1].lower().endswith("ing")) \
+                and not (low == "between" and words[k - 1].lower() in _RELATIONS):
+            # (not "Network for Learning | to Localize": a gerund's infinitive is its object, not a
+            # phrase of its own; not "for Revealing the Relation | between X and Y": a relation
+            # needs what it relates; and "... Based on the Method | of Moments", a participle's
+            # phrase cut short, goes whole)
+            return _trim(_before_participle(words[:k]))
+    return words if fits else []
+
+
+def _before_participle(words: list[str]) -> list[str]:
+    """The words without a closing participial phrase ("based on the method") a cut has shortened."""
+    for j in range(len(words) - 2, 0, -1):
+        # "based on the", "using a": a participle with its own phrase ("Network Based Architectures"
+        # is a compound)
+        if words[j].lower() in _CONTINUING_PARTICIPLES and words[j + 1].lower() in _PREPOSITIONS | _ARTICLES:
+            return words[:j] if can_end(words[j - 1]) else words
+    return words
+
+
+def _case(word: str, first: bool) -> str:
+    if "-" not in word and "–" not in word:
+        low = word.lower()
+        if _ODD_CAPS.match(word) and not word.isupper():
+            return word[0] + word[1:].lower()
+        if low != word:
+            return word
+        if low in _SMALL and not first:
+            return low
+        return word[:1].upper() + word[1:]
+    parts = _HYPHEN_SPLIT.split(word)
+    out = []
+    for j, part in enumerate(parts):
+        low = part.lower()
+        if _ODD_CAPS.match(part) and not part.isupper():
+            out.append(part[0] + part[1:].lower())  # "LEak@k" -> "Leak@k"
+        elif any(c.isupper() for c in part) or (j > 0 and len(part.rstrip(":")) == 1):
+            out.append(part)  # "ViT", "NeRF", and the variable of "SAFE-k" / "top-k"
+        elif low.rstrip("-–") in _SMALL and not (first and j == 0):
+            out.append(low)
+        else:
+            out.append(part[:1].upper() + part[1:])
+    return "".join(out)
+
+
+def _title_case(words: list[str], first: bool = True) -> str:
+    out: list[str] = []
+    for i, w in enumerate(words):
+        out.append(_case(w, (i == 0 and first) or (i > 0 and out[-1].endswith(":"))))
+    return SPACE_BEFORE_PUNCT.sub(lambda m: m.group(1) or m.group(2), " ".join(out))
+
+
+def _balanced(words: list[str]) -> list[str]:
+    text = " ".join(words)
+    for o, c in ("()", "[]"):
+        if text.count(o) != text.count(c):
+            words = [w.replace(o, "").replace(c, "") for w in words]
+    return [w.strip("\"“”") for w in words if w.strip("\"“”")]
+
+
+def _drop_self_reference(words: list[str]) -> list[str]:
+    """``We Present a Modern Solution to X`` -> ``Modern Solution to X``."""
+    if not words or words[0].lower() not in _SELF_FIRST:
+        return words
+    low = [w.lower() for w in words]
+    for ref in _SELF_REFERENCE:
+        n = len(ref)
+        verb = low[n] if len(low) > n else ""
+        # "We ..." is always followed by its verb; "Work Stealing for ..." is a subject, not an opening
+        is_verb = ref[-1] == "we" or verb in _SELF_VERBS or (_THIRD_PERSON.match(verb) and verb not in _STOP)
+        if low[:n] == list(ref) and len(words) > n + 2 and is_verb:
+            rest = words[n + 1 :]  # the verb goes with the opening
+            while rest and rest[0].lower() in _ARTICLES:
+                rest = rest[1:]
+            return rest if len(rest) >= 2 else words
+    return words
+
+
+def _drop_named_problem_head(words: list[str]) -> list[str]:
+    """``Online Packet Scheduling with Deadlines Problem under ...``: a problem that has a
+    capitalised name of its own needs no "problem" after it."""
+    out = []
+    for i, w in enumerate(words):
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        prev = words[i - 1] if i else ""
+        if w.lower() in ("problem", "problems") and prev[:1].isupper() and prev[1:].islower() and (not nxt or nxt in _PREPOSITIONS):
+            continue
+        out.append(w)
+    return out
+
+
+def _compose(name: str, tail: list[str]) -> str:
+    tail = _balanced(_drop_named_problem_head(_drop_self_reference(tail)))
+    if not name:
+        return _title_case(_fit(tail, MAX_LENGTH))
+    head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))
+    while tail and tail[0].lower() in _PREPOSITIONS:  # "Name: For Moral Values" says nothing
+        tail = tail[1:]
+    if " ".join(tail).lower() == name.lower():
+        tail = []  # not "CodeNeRF: CodeNeRF"
+    rest = _fit(tail, MAX_LENGTH - len(head) - 2)
+    # the name is written as the abstract writes it ("SAdam", not "Sadam"; "mixup", "iStoryline"
+    # and "i-RevNet" as their authors spell them in their own titles)
+    if not rest:
+        return head
+    return f"{head}: {_title_case(rest, first=True)}"
+
+
+def _overlaps(a: list[str], b: list[str]) -> bool:
+    content = {w.lower() for w in a if w.lower() not in _STOP}
+    return bool(content & {w.lower() for w in b if w.lower() not in _STOP})
+
+
+def _weak(title: str) -> bool:
+    """True for a title whose words after the name say next to nothing."""
+    tail = title.partition(": ")[2] or title
+    content = [w for w in tail.lower().split()
+               if w not in _STOP and w not in _GENERIC and w not in _VAGUE and len(w) > 1 and w[0].isalnum()]
+    return len(content) < 2
+
+
+def _domain_term(sentences: list[str]) -> list[str]:
+    """The abstract's domain as it names it: the word pair or triple of its first two
+    sentences that the abstract repeats most (``Symbolic Music``, ``Transparent Objects``)."""
+    if len(sentences) < 2:
+        return []
+    head = _TERM_WORD.findall(" ".join(sentences[:2]))
+    low = [w.lower() for w in head]
+    bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS or (len(w) <= 2 and not head[i].isupper()) for i, w in enumerate(low)]
+    # only the head's n-grams can win, so count just those, in the whole text at once
+    body = f" {' '.join(_TERM_WORD.findall(' '.join(sentences).lower()))} "
+    best: tuple[int, int, tuple[str, ...], int, int] | None = None
+    seen: set[tuple[str, ...]] = set()
+    for n in (2, 3):
+        for i in range(len(low) - n + 1):
+            if True in bad[i : i + n]:
+                continue
+            gram = tuple(low[i : i + n])
+            if gram in seen:
+                continue
+            seen.add(gram)
+            count = body.count(" " + " ".join(gram) + " ")
+            if count >= 2 and (best is None or (count * n, count, gram) > best[:3]):
+                best = (count * n, count, gram, i, n)
+    return head[best[3] : best[3] + best[4]] if best else []
+
+
+def _wants_domain(title: str) -> bool:
+    """A title that says what kind of thing the paper offers ("... Method") but not what
+    for, or that says too little to place the paper ("Piano Music", "StyleSDF: High Resolution")."""
+    low = title.lower()
+    if " for " in low:
+        return False
+    words = low.replace(":", " ").split()
+    tail = (low.partition(": ")[2] or low).split()
+    content = [w for w in tail if w not in _STOP and len(w) > 1]
+    return any(w in _GENERIC for w in words) or len(content) < 3
+
+
+def _with_domain(title: str, term: list[str]) -> str:
+    """``GraphMuse: Graph Processing Framework and Library`` + ``for Symbolic Music``,
+    when the title does not name the domain yet and there is room."""
+    have = {w.rstrip("s") for w in title.lower().replace(":", " ").split()}
+    if not term or all(w.lower().rstrip("s") in have for w in term):
+        return title
+    # only a title that says what kind of thing the paper offers ("... Method", "...
+    # Framework") but not what for; and a term that ends on a noun, not "Causal"
+    words = title.lower().replace(":", " ").split()
+    if not any(w in _GENERIC for w in words) or _ADJECTIVE_END.search(term[-1].lower()):
+        return title
+    joined = " ".join(_title_case(term).split())
+    if " for " in title.lower():
+        return title  # "X for Y in Z" reads like a search query
+    longer = f"{title} for {joined}"
+    return longer if len(longer) <= MAX_LENGTH else title
+
+
+def _completed(titles: list[str], sentences: list[str]) -> list[str]:
+    """Titles that need it get the abstract's domain (the term costs a count of the whole abstract)."""
+    if not any(_wants_domain(t) for t in titles):
+        return titles
+    term = _domain_term(sentences)
+    return [_with_domain(t, term) for t in titles]
+
+
+def _agreed_topic(topic: list[str], sentences: list[str]) -> bool:
+    """The opening sentence's subject shares a content word with the abstract's most repeated
+    term of its first sentences: it names the field, not a passing detail."""
+    if not topic or len(topic) > 5:
+        return False
+    term = {w.lower() for w in _domain_term(sentences)} - _STOP
+    return bool(term & {w.lower() for w in topic})

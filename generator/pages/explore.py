@@ -1,0 +1,193 @@
+"""Render the pages for exploring the digest: the map's data and page, the reading list page,
+and the home page's newest papers and map preview.
+
+Pure, like :mod:`generator.pages.render`: coordinates (from :mod:`generator.derive.map_layout`) and
+papers in, ``{relative path: content}`` out. The drawing, the stars and the reading
+list itself happen in the reader's browser (``docs/assets/map.js`` and
+``docs/assets/reading-list.js``), from ``map.json``.
+
+``map.json`` is compact on purpose (20,000 papers are about 2 MB, most of it
+titles)::
+
+    {"version": 1,
+     "span": 123.456,                                        # the layout's size before normalising
+     "topics": [{"name": "...", "slug": "..."}, ...],       # taxonomy order
+     "venues": [{"name": "ICML 2026", "slug": "icml-2026"}, ...],
+     "aliases": {"<merged id>": "<paper id>", ...},
+     "papers": [["<id>", x, y, [topic indices], venue index, "<title>"], ...]}
+
+x and y are integers from 0 to :data:`GRID` (the normalised layout, quantised: a
+step is 1/10,000 of the map's width). Strings are plain text; the browser sets
+them with ``textContent``, never as HTML.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from generator.core import outputs
+from generator.core.markup import esc
+from generator.core.model import Digest, Paper, Topic
+from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
+from generator.seeds.read import display_path
+from generator.seeds.venues import venue_slug
+
+log = logging.getLogger(__name__)
+
+GRID = 10_000
+MAP_JSON, MAP_PAGE, READING_LIST_PAGE = outputs.MAP_JSON, outputs.MAP_PAGE, outputs.READING_LIST_PAGE
+FILES = (MAP_JSON, MAP_PAGE, READING_LIST_PAGE)
+NEWEST = 10
+
+
+def quantise(value: float) -> int:
+    """A normalised coordinate (-0.5 to 0.5) as an integer from 0 to GRID."""
+    return min(GRID, max(0, round((value + 0.5) * GRID)))
+
+
+def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> str:
+    """map.json: every visible paper with a place, its topics, venue and title; ``span`` is
+    the layout's size before normalising, where the next build's layout starts from."""
+    papers = [p for p in digest.visible() if p.id in coordinates]
+    topic_index = {t.name: i for i, t in enumerate(digest.topics)}
+    venues = sorted({(p.venue, p.year) for p in papers}, key=lambda v: (-v[1], v[0].casefold()))
+    venue_index = {v: i for i, v in enumerate(venues)}
+    rows = []
+    aliases = {}
+    for p in papers:
+        x, y = coordinates[p.id]
+        rows.append([p.id, quantise(x), quantise(y), [topic_index[t] for t in p.tags if t in topic_index],
+                     venue_index[(p.venue, p.year)], p.title])
+        aliases.update((a, p.id) for a in p.aliases)
+    data = {
+        "version": 1,
+        "span": round(span, 3),
+        "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
+        "venues": [{"name": f"{v} {y}", "slug": venue_slug(v, y)} for v, y in venues],
+        "aliases": dict(sorted(aliases.items())),
+        "papers": rows,
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def read_previous(text: str) -> tuple[dict[str, tuple[float, float]], float]:
+    """The normalised coordinates of a previous build's map.json and its span; empty (and 0)
+    when it is not one.
+
+    Only a start for the next layout, so anything unreadable is ignored (and logged),
+    never an error: the map is then laid out from scratch.
+    """
+    try:
+        data = json.loads(text)
+        rows = data["papers"] if isinstance(data, dict) and data.get("version") == 1 else []
+        out = {}
+        for row in rows:
+            paper_id, x, y = row[0], row[1], row[2]
+            if isinstance(paper_id, str) and all(isinstance(v, int) and 0 <= v <= GRID for v in (x, y)):
+                out[paper_id] = (x / GRID - 0.5, y / GRID - 0.5)
+        span = data.get("span", 0.0) if out else 0.0
+        return out, float(span) if isinstance(span, (int, float)) and span > 0 else 0.0
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        log.info("the previous map.json is not readable (%s): laying the map out from scratch", e)
+        return {}, 0.0
+
+
+def _page(meta: dict, *html: str) -> str:
+    """A page as :mod:`generator.pages.render` writes them: front matter, then one HTML block."""
+
+    return front_matter(meta) + "\n" + html_block(*html)
+
+
+def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], placed: int) -> str:
+    """The /map/ page: the map (drawn by map.js into #digest-map) and, as its text
+    alternative, every topic with its count, its list page and its place on the map."""
+    rows = []
+    for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, ())), t.name)):
+        n = len(by_topic.get(t.name, ()))
+        if n:
+            rows.append(f'<tr><td><a href="../topics/{esc(t.slug)}/">{esc(t.name)}</a></td>'
+                        f'<td style="text-align: right">{n}</td>'
+                        f'<td><a href="./?topic={esc(t.slug)}">Show on the map</a></td></tr>')
+    return _page(
+        {"title": "Map", "hide": ["navigation", "toc"], "map": "page", **NOT_INDEXED},
+        "<h1>Map of the digest</h1>",
+        f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
+        "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "
+        "zoom with the wheel, the buttons or two fingers, and drag to move. The topic and venue pages, "
+        "and the list below, hold the same papers as links.</p>",
+        '<div id="digest-map" class="digest-map"><p>The map needs JavaScript. Every paper is on the '
+        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p></div>',
+        "<h2>Topics on the map</h2>",
+        "<table>",
+        '<thead><tr><th>Topic</th><th style="text-align: right">Papers</th><th>On the map</th></tr></thead>',
+        "<tbody>", *rows, "</tbody>",
+        "</table>",
+        "<p>How the map is made: tf-idf over the abstracts, reduced by truncated SVD, laid out by t-SNE at build "
+        "time; papers already on the map start from where they were, so adding papers moves them little.</p>",
+    )
+
+
+def render_reading_list_page() -> str:
+    """The /reading-list/ page; reading-list.js fills #digest-reading-list from localStorage."""
+    return _page(
+        {"title": "Reading list", **NOT_INDEXED},
+        "<h1>Reading list</h1>",
+        "<p>Star a paper (☆ beside its title on its page, in the lists and in search results) to keep it here. "
+        "The list is kept in this browser only: nothing is sent anywhere. Export it to keep it or move it "
+        "to another browser, and import it there.</p>",
+        '<div id="digest-reading-list" class="digest-reading-list"><p>The reading list needs JavaScript.</p></div>',
+    )
+
+
+def newest(papers: Sequence[Paper], added: Mapping[str, str] | None = None, n: int = NEWEST) -> list[Paper]:
+    """The ``n`` newest papers: by the date each entered the digest when ``added`` (id to an
+    ISO date) is known, else by venue year, then the seed file and line they came from
+    (later files and lines count as newer)."""
+    added = added or {}
+    return sorted(papers, key=lambda p: (added.get(p.id, ""), p.year, p.source.file, p.source.line, p.id), reverse=True)[:n]
+
+
+def home_sections(papers: Sequence[Paper], placed: int, entry: Callable[[Paper], str],
+                  added: Mapping[str, str] | None = None) -> list[str]:
+    """HTML lines of the home page's "Newest additions" and "Map" sections; ``entry(p)``
+    renders a paper's list item the way the other lists do."""
+    lines = ['<h2 id="newest-additions">Newest additions</h2>', '<ul class="digest-list">',
+             *(entry(p) for p in newest(papers, added)), "</ul>"]
+    if placed:
+        lines += [
+            '<h2 id="map">Map</h2>',
+            f'<p><a class="digest-map-preview-link" href="map/"><span class="digest-map-preview"></span>'
+            f"Open the map of all {placed} papers</a></p>",
+        ]
+    return lines
+
+
+def map_link(topic: Topic, up: str = "../../") -> str:
+    """A topic page's link to the map filtered to the topic; ``up`` leads from the page to
+    the site root (``../../`` from /topics/<slug>/)."""
+    return f'<a href="{up}map/?topic={esc(topic.slug)}">Show them on the map</a>'
+
+
+def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]], span: float = 0.0) -> dict[str, str]:
+    """map.json, the map page and the reading list page."""
+    placed = sum(1 for p in digest.visible() if p.id in coordinates)
+    return {
+        MAP_JSON: render_map_json(digest, coordinates, span),
+        MAP_PAGE: render_map_page(digest, digest.by_topic(), placed),
+        READING_LIST_PAGE: render_reading_list_page(),
+    }
+
+
+def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float]:
+    """The input edge of the map: the coordinates (and span) of the previous build's map.json in ``docs``,
+    where the layout starts from so that papers already on the map stay about where they were."""
+    path = docs / MAP_JSON
+    try:
+        return read_previous(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, 0.0
+    except (OSError, UnicodeDecodeError) as e:
+        log.info("cannot read the previous map %s (%s): laying it out from scratch", display_path(path), e)
+        return {}, 0.0

@@ -1,0 +1,500 @@
+"""Stage 7, render: the digest as Markdown pages with YAML front matter, and papers.json.
+
+Pure: :func:`render_site` returns ``{relative path: content}`` for every generated
+file; :mod:`generator.pages.write` puts them on disk. Paper pages are laid out by the
+``paper.html`` template in ``overrides/`` from the front matter. Every page body is
+HTML written here from escaped text and the few elements :func:`generator.core.markup.to_html`
+allows: on paper and listing pages it is the front matter's ``body``, which the template
+prints and Markdown never sees (:func:`html_page`); on the few other pages it is one raw
+HTML block that Markdown passes through as it is. So no seed text is ever parsed as
+Markdown (links are written as the final directory URLs for the same reason).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from functools import lru_cache, partial
+from typing import Any
+
+from generator.core.markup import esc, first_sentence, to_html, to_plain
+from generator.core.model import ABSTRACTS_CACHED, Digest, Paper, Topic
+from generator.core.parallel import Later
+from generator.pages.explore import home_sections, map_link
+from generator.pages.feeds import paper_date, topic_feed_path
+from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
+from generator.seeds.venues import venue_slug
+from generator.site.config import Repository
+from generator.site.stamp import FRAMES, slot
+
+# start(fn, papers) begins fn(papers) and returns something whose result() gives it:
+# generator.core.parallel.Pending runs it in worker processes meanwhile, Later runs it here.
+Start = Callable[[Callable[[Sequence[Paper]], list], Sequence[Paper]], Any]
+
+
+def paper_path(p: Paper) -> str:
+    return f"papers/{p.id}.md"
+
+
+def paper_url(p: Paper) -> str:
+    """The page's path relative to the site root (directory URLs)."""
+    return f"papers/{p.id}/"
+
+
+def _topic_slugs(topics: Iterable[Topic]) -> dict[str, str]:
+    return {t.name: t.slug for t in topics}
+
+
+LINK_LABELS = {"code": "Code", "data": "Data", "paper": "Paper", "project": "Project page"}
+
+
+def _links_html(p: Paper) -> str:
+    """Buttons for the abstract's links (checked http(s) URLs, escaped)."""
+    if not p.links:
+        return ""
+    buttons = "".join(
+        f'<a class="md-button{" md-button--primary" if i == 0 else ""}" href="{esc(l.url)}" rel="nofollow noopener noreferrer">'
+        f'{LINK_LABELS.get(l.kind, "Link")}<span class="digest-sr-only">: {esc(l.url)}</span></a>'
+        for i, l in enumerate(p.links))
+    return f'<p class="digest-links">{buttons}</p>'
+
+
+def _related_html(items: Sequence[str]) -> str:
+    """The related papers' list: each paper's :func:`related_card`."""
+    if not items:
+        return ""
+    return '<section class="digest-related"><h2 id="related">Related papers</h2><ul>' + "".join(items) + "</ul></section>"
+
+
+# The site's sections, linked from the top of every paper page in place of the navigation.
+CRUMBS = (("", "Home"), ("topics/", "Topics"), ("venues/", "Venues"), ("list/", "All papers"),
+          ("map/", "Map"), ("reading-list/", "Reading list"))
+
+
+def _paper_head(p: Paper, slugs: dict[str, str], up: str) -> str:
+    """What comes above the abstract: the sections, the title, venue and map links, topics."""
+    crumbs = " · ".join(f'<a href="{up}{href}">{label}</a>' for href, label in CRUMBS)
+    head = [
+        f'<nav class="digest-crumbs" aria-label="The digest">{crumbs}</nav>',
+        f"<h1>{esc(p.title)}</h1>",
+        f'<p class="digest-meta"><a href="{up}venues/{esc(venue_slug(p.venue, p.year))}/">{esc(f"{p.venue} {p.year}")}</a> · '
+        f'<a href="{up}map/?paper={esc(p.id)}">On the map</a></p>',
+    ]
+    topics = [t for t in p.tags if t in slugs]
+    if topics:
+        head.append('<nav class="md-tags digest-topics" aria-label="Topics">' + "".join(
+            f'<a class="md-tag" href="{up}topics/{esc(slugs[t])}/">{esc(t)}</a>' for t in topics) + "</nav>")
+    return "\n".join(head)
+
+
+def _sources_html(p: Paper, repo: Repository, up: str) -> str:
+    """Where the abstract came from (each seed file and line), its id, and how to correct it."""
+    items = "".join(f'<li><a href="{esc(repo.blob(s.file))}#L{s.line}">{esc(s.file)}, line {s.line}</a></li>' for s in p.sources)
+    merged = (f"<p>This abstract was submitted {len(p.sources)} times; the submissions were merged into this page.</p>"
+              if len(p.sources) > 1 else "")
+    return (f'<section class="digest-sources"><h2 id="sources">Where it came from</h2><ul>{items}</ul>{merged}'
+            f"<p>Paper id <code>{esc(p.id)}</code>. Title or topics wrong? "
+            f'<a href="{esc(repo.edit("seeds/curation.yml"))}">Correct them</a> in seeds/curation.yml '
+            f'(<a href="{up}contribute/#curation">how</a>).</p></section>')
+
+
+def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, str] | None = None,
+                 repo: Repository = Repository()) -> str:
+    """A paper page: front matter for paper.html: its title and description, which Material
+    prints in the page's head, and ``body``, all that the page shows: the sections, title,
+    venue and topics, the abstract, its link buttons, the editor's note, the related papers
+    and the sources, as HTML. The other keys are data for tools; no template reads them,
+    so every paper page is the same frame around three strings (:mod:`generator.site.stamp`).
+    ``cards`` are the :func:`related_card` of every listed paper."""
+    meta = {
+        # Material writes page.meta.title into <title> and the header unescaped,
+        # so the title is stored HTML-escaped (papers.json has it plain).
+        "title": esc(p.title),
+        "id": p.id,
+        "venue": p.venue,
+        "year": p.year,
+        "venue_slug": venue_slug(p.venue, p.year),
+        "tags": list(p.tags),
+        "topics": [{"name": t, "slug": slugs[t]} for t in p.tags if t in slugs],
+        "sources": [{"file": s.file, "line": s.line} for s in p.sources],
+        **PAPER_FRAME,
+    }
+    if p.featured:
+        meta["featured"] = True
+    related = [cards[i] for i in p.related if i in cards] if cards else []
+    # Material writes the description into a <meta content="..."> attribute unescaped.
+    meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
+    up = _up(paper_url(p))
+    # The abstract is HTML made by clean.to_html, so nothing from the seed is read as Markdown.
+    parts = [_paper_head(p, slugs, up), f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
+    if p.note:
+        parts.append(f'<div class="admonition note"><p class="admonition-title">Editor\'s note</p><p>{esc(p.note)}</p></div>')
+    parts += [_related_html(related), _sources_html(p, repo, up)]
+    return html_page(meta, *(x for x in parts if x))
+
+
+# What every page of a stamped template has in common: the rest of its front matter is
+# the strings the template prints (generator.site.stamp), or data no template reads.
+PAPER_FRAME = {"template": "paper.html", **NOT_INDEXED}
+ALIAS_FRAME = {"template": "redirect.html", **NOT_INDEXED}
+LISTING_FRAME = {"template": "listing.html", **NOT_INDEXED}
+_FRAME_BASES = {"paper.html": PAPER_FRAME, "redirect.html": ALIAS_FRAME, "listing.html": LISTING_FRAME}
+
+
+def render_frames() -> dict[str, str]:
+    """The frame pages (:data:`generator.site.stamp.FRAMES`): a stamped template's front matter with
+    markers (:func:`generator.site.stamp.slot`) for the strings it prints. ``python -m generator
+    site`` has MkDocs render these and fills the result in for every page they stand for; a
+    plain ``mkdocs build`` leaves them out (mkdocs.yml's exclude_docs)."""
+    return {path: front_matter({**_FRAME_BASES[template], **{name: slot(name) for name in slots}}) + "\n"
+            for path, (template, slots) in FRAMES.items()}
+
+
+def html_page(meta: dict, *parts: str) -> str:
+    """A page whose HTML, written by us, is the front matter's ``body``, printed by its
+    template (paper.html, listing.html); the Markdown is empty.
+
+    Raw HTML in the Markdown is passed through untouched but not unread: Python-Markdown
+    and MkDocs each run an HTML parser over it, which was half of ``mkdocs build`` at
+    3,300 papers (their pages hold over 250,000 tags). In the front matter the HTML is
+    one YAML string, which MkDocs reads with libyaml in C.
+    """
+    return front_matter({**meta, "body": "\n".join(parts)}) + "\n"
+
+
+def _up(page_url: str) -> str:
+    """The relative prefix from a page (its directory URL, e.g. ``topics/rl/``) to the site root."""
+    return "../" * page_url.count("/")
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _summary_html(text: str, venue: str, year: int) -> str:
+    """Venue and first sentence: the same on every topic and venue page that lists the paper."""
+    return f" · {esc(f'{venue} {year}')}<br>\n{to_html(first_sentence(text))}"
+
+
+def render_alias(p: Paper) -> str:
+    """A page at a merged variant's id that sends the reader on to the paper.
+
+    A paper keeps the smallest id of its variants, so a duplicate submitted later
+    can take over the paper's URL; the old address keeps working through this page.
+    """
+    meta = {"title": esc(p.title), "location": f"../{p.id}/", **ALIAS_FRAME}
+    return front_matter(meta) + "\n"
+
+
+def related_card(p: Paper, slugs: dict[str, str]) -> str:
+    """A paper as a paper page lists it among its related papers: its title linked from a
+    paper page's directory URL (papers/<id>/), its venue and first topic as plain text (a
+    link a line made this a ninth of the page). Made once a paper, for the eight or so
+    pages that list it."""
+    topic = next((t for t in p.tags if t in slugs), None)
+    meta = esc(f"{p.venue} {p.year}") + (f" · {esc(topic)}" if topic is not None else "")
+    # <small> rather than a classed span: eight a page, 50,000 pages (digest.css colours it)
+    return f'<li><a href="../{p.id}/">{esc(p.title)}</a> <small>· {meta}</small></li>'
+
+
+def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, str] | None = None,
+                   repo: Repository = Repository()) -> list[str]:
+    return [render_paper(p, slugs, cards, repo) for p in papers]
+
+
+def _entry(p: Paper, up: str) -> str:
+    """A list item linking to a paper, with its venue and first sentence."""
+    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
+
+
+def _brief_entry(p: Paper, up: str) -> str:
+    """A list item with the paper's title and venue only: the listings' other orders, which
+    are for scanning (by title each entry also has the first sentence). Half the bytes of
+    :func:`_entry`, and each paper is in three orders of each of its topics."""
+    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}</li>'
+
+
+def _entries(papers: Iterable[Paper], up: str) -> list[str]:
+    return ['<ul class="digest-list">', *(_entry(p, up) for p in _by_title(papers)), "</ul>"]
+
+
+def _by_title(papers: Iterable[Paper]) -> list[Paper]:
+    return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
+
+
+# -- listings: paged static pages in three orders ------------------------------------------
+
+PAGE_SIZE = 300  # papers per listing page: about 120 KB of HTML with the site's frame
+SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
+
+
+def _ordered(papers: Iterable[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
+    by_title = _by_title(papers)
+    if how == "venue":
+        return sorted(by_title, key=lambda p: (p.venue.casefold(), -p.year))
+    if how == "newest":
+        return sorted(by_title, key=when, reverse=True)  # stable: titles stay in order within a date
+    return by_title
+
+
+def _page_slug(how: str, k: int) -> str:
+    """Where page ``k`` (from 1) of an order lives under the listing: the first page by title
+    is the listing itself; then ``venue/``, ``newest/``, ``title-2/``, ``venue-3/``..."""
+    if how == SORTS[0][0] and k == 1:
+        return ""
+    return how if k == 1 else f"{how}-{k}"
+
+
+def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
+    """Previous, a window of page numbers with the first and last, next."""
+    if pages <= 1:
+        return ""
+    shown = sorted({1, pages, *range(max(1, here - 3), min(pages, here + 3) + 1)})
+    parts, last = [], 0
+    if here > 1:
+        parts.append(f'<a href="{href(here - 1)}" rel="prev">Previous</a>')
+    for k in shown:
+        if k - last > 1:
+            parts.append("<span>…</span>")
+        parts.append(f'<a href="{href(k)}" aria-current="page">{k}</a>' if k == here else f'<a href="{href(k)}">{k}</a>')
+        last = k
+    if here < pages:
+        parts.append(f'<a href="{href(here + 1)}" rel="next">Next</a>')
+    return f'<nav class="digest-pager" aria-label="Pages">Page {here} of {pages}: {" ".join(parts)}</nav>'
+
+
+def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: Sequence[Paper],
+            entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
+            sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
+            search: str = "", brief: Callable[[Paper, str], str] | None = None) -> dict[str, str]:
+    """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
+    ``base/``, the other pages of each order in ``sorts``, ``PAGE_SIZE`` papers each.
+    ``top(up)`` (HTML lines, given the way up to the site root) opens every page; ``entry(p, up)`` is a paper's list item;
+    ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
+    papers in the search box (``topic:rl``), for the filter links. ``brief`` is a paper's list
+    item in the orders other than the first (``entry`` when not given)."""
+    pages = max(1, -(-len(papers) // PAGE_SIZE))
+
+    def url(how: str, k: int) -> str:
+        slug = _page_slug(how, k)
+        return f"{base}/" + (f"{slug}/" if slug else "")
+
+    files = {}
+    for how, _ in sorts:
+        ordered = _ordered(papers, how, when)
+        for k in range(1, pages + 1):
+            here = url(how, k)
+            up = _up(here)
+            nav = []
+            if len(sorts) > 1:
+                current = ' aria-current="true"'
+                links = " · ".join(
+                    f'<a href="{up}{url(h, 1)}"{current if h == how else ""}>{label}</a>' for h, label in sorts)
+                nav.append(f'<nav class="digest-sort" aria-label="Order">Sort by: {links}</nav>')
+            if search:
+                q = esc(search)
+                nav.append(
+                    '<p class="digest-filter-links">Filter these papers by topic, venue, year or code in the search box: '
+                    f'<a href="{up}?q={q}%20">all of them</a>, or <a href="{up}?q={q}%20has:code">only those with code</a>.</p>')
+            pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
+            chunk = ordered[(k - 1) * PAGE_SIZE : k * PAGE_SIZE]
+            item = entry if how == sorts[0][0] or brief is None else brief
+            head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **LISTING_FRAME}
+            slug = _page_slug(how, k)
+            files[f"{base}/{slug}.md" if slug else f"{base}.md"] = html_page(
+                head, *top(up), *nav, pager, '<ul class="digest-list">', *(item(p, up) for p in chunk), "</ul>", pager)
+    return files
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+    # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
+    # template prints feed_title as it is, so it is stored escaped (as titles are).
+    meta = {"feed": topic_feed_path(topic), "feed_title": esc(f"ML Paper Digest: {topic.name}")}
+
+    def top(up: str) -> list[str]:
+        return [
+            f"<h1>{esc(topic.name)}</h1>",
+            f"<p>{esc(topic.description)}</p>",
+            f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic, up)} · "
+            f'<a href="{up}{topic_feed_path(topic)}" type="application/atom+xml">Atom feed of its newest papers</a></p>',
+        ]
+
+    return listing(f"topics/{topic.slug}", topic.name, top, papers, _entry, when, meta=meta, search=f"topic:{topic.slug}",
+                   brief=_brief_entry)
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> list[str]:
+    """An HTML table; cells are HTML already (escaped by the caller)."""
+    def cells(tag: str, row: Sequence[str]) -> str:
+        return "".join(
+            f'<{tag} style="text-align: right">{c}</{tag}>' if i in numeric else f"<{tag}>{c}</{tag}>"
+            for i, c in enumerate(row)
+        )
+
+    return ["<table>", f"<thead><tr>{cells('th', head)}</tr></thead>", "<tbody>",
+            *(f"<tr>{cells('td', r)}</tr>" for r in rows), "</tbody>", "</table>"]
+
+
+def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str:
+    head = front_matter({"title": "Topics", **NOT_INDEXED})
+    rows = []
+    for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, [])), t.name)):
+        n = len(by_topic.get(t.name, []))
+        rows.append((f'<a href="{t.slug}/">{esc(t.name)}</a>', str(n), esc(t.description)))
+    return head + "\n" + html_block("<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
+
+
+def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+    name = f"{venue} {year}"
+    slug = venue_slug(venue, year)
+    top = [f"<h1>{esc(name)}</h1>", f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"]
+    return listing(f"venues/{slug}", name, lambda up: top, papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}",
+                   brief=_brief_entry)
+
+
+def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
+    head = front_matter({"title": "Venues", **NOT_INDEXED})
+    rows = [
+        (f'<a href="{venue_slug(venue, year)}/">{esc(f"{venue} {year}")}</a>', str(len(papers)))
+        for (venue, year), papers in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold()))
+    ]
+    return head + "\n" + html_block("<h1>Venues</h1>", *_table(("Venue", "Papers"), rows, numeric=(1,)))
+
+
+def _list_entry(p: Paper, up: str) -> str:
+    item = f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
+    if p.merged:
+        where = ", ".join(esc(str(s)) for s in p.sources)
+        item += f" · merged from {len(p.sources)} submissions: {where}"
+    return item + "</li>"
+
+
+def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+    merged = sum(p.merged for p in papers)
+    top = [
+        "<h1>All papers</h1>",
+        f"<p>Every paper of the digest once: <strong>{_count(len(papers), 'paper')}</strong>, "
+        f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>. To filter them by topic, venue, "
+        "year or code, use the search box's filters.</p>",
+    ]
+    return listing("list", "All papers", lambda up: top, papers, _list_entry, when)
+
+
+def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,
+                added: dict[str, str] | None = None) -> str:
+    papers = digest.visible()
+    venues = {(p.venue, p.year) for p in papers}
+    merged = sum(p.merged for p in papers)
+    # `map: preview`: main.html loads assets/map.js once the map preview scrolls near.
+    head = front_matter({"title": "Home", "map": "preview", **NOT_INDEXED})
+    lines = [
+        "<h1>ML Paper Digest</h1>",
+        "<p>A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
+        "seed files. Titles, topics and links are derived from each abstract; duplicates submitted in several files "
+        'are merged into one paper. Use the search box, or browse by <a href="topics/">topic</a>, '
+        '<a href="venues/">venue</a> or the <a href="list/">list of all papers</a>.</p>',
+        "<p>Search matches words as you type them; papers holding every word come first. Put "
+        '<code>"two words"</code> in quotes to find them together, or write <code>-word</code> to leave out papers '
+        "that mention it. Narrow the results by topic, venue, year or code with the buttons above them, or type "
+        "<code>topic:reinforcement-learning</code>, <code>venue:icml-2026</code>, <code>year:2026</code> or "
+        "<code>has:code</code>.</p>",
+        *_table(
+            ("Papers", "Venues", "Topics", "Seed files", "Duplicates merged"),
+            [(str(len(papers)), str(len(venues)), str(sum(1 for v in by_topic.values() if v)), str(seed_files), str(merged))],
+            numeric=range(5),
+        ),
+    ]
+    lines += home_sections(papers, len(papers), entry=lambda p: _entry(p, ""), added=added)
+    featured = [p for p in papers if p.featured]
+    if featured:
+        lines += ["<h2>Featured</h2>", *_entries(featured, "")]
+    slugs = _topic_slugs(digest.topics)
+    largest = sorted(((len(v), k) for k, v in by_topic.items() if v), key=lambda x: (-x[0], x[1]))[:10]
+    lines += ["<h2>Largest topics</h2>", "<ul>"]
+    lines += [f'<li><a href="topics/{slugs[name]}/">{esc(name)}</a> · {n}</li>' for n, name in largest if name in slugs]
+    lines += [
+        "</ul>",
+        "<h2>Contribute</h2>",
+        "<p>Add a seed file of abstracts by pull request: a check lists what the digest will make of each abstract. "
+        'See <a href="contribute/">how to contribute</a>.</p>',
+    ]
+    return head + "\n" + html_block(*lines)
+
+
+def paper_json(p: Paper) -> dict:
+    out = {
+        "id": p.id,
+        "title": p.title,
+        "venue": p.venue,
+        "year": p.year,
+        "tags": list(p.tags),
+        "url": paper_url(p),
+        "abstract": p.text,
+        "sources": [{"file": s.file, "line": s.line} for s in p.sources],
+        "links": [{"url": l.url, "kind": l.kind} for l in p.links],
+        "tag_evidence": {name: list(phrases) for name, phrases in p.tag_evidence},
+        "aliases": list(p.aliases),
+        "related": list(p.related),
+    }
+    if p.featured:
+        out["featured"] = True
+    if p.note:
+        out["note"] = p.note
+    return out
+
+
+def render_json(papers: list[Paper]) -> str:
+    return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
+
+
+def render_site(digest: Digest, seed_files: int, start: Start = Later,
+                added: Mapping[str, datetime] | None = None, repo: Repository = Repository()) -> dict[str, str | bytes]:
+    """Every generated file of the site, by path relative to the docs folder. ``added`` is
+    when each seed file entered the repository (:func:`generator.pipeline.seed_dates`), for
+    the "newest" orders; without it papers are dated by their year.
+
+    Paper pages are independent of each other: ``start(fn, papers)`` may render
+    them in worker processes (:class:`generator.core.parallel.Pending`) while this
+    process renders the listing pages; it changes only the speed.
+    """
+    papers = digest.visible()
+    slugs = _topic_slugs(digest.topics)
+    by_topic = digest.by_topic()
+    cards = {p.id: related_card(p, slugs) for p in papers}
+    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo), papers)
+    files: dict[str, str | bytes] = render_frames()
+    # The site publishes the data gzipped (mkdocs.yml leaves papers.json out): 93 MB at
+    # 50,000 papers, a tenth of the site, is 34 MB so. No timestamp: the same data gives the
+    # same bytes. zlib lets other threads run while it compresses (1.5 s at 20,000 papers),
+    # so it does so while the listing pages render.
+    files["papers.json"] = render_json(papers)
+    with ThreadPoolExecutor(1) as compressing:
+        gzipped = compressing.submit(gzip.compress, files["papers.json"].encode("utf-8"), compresslevel=6, mtime=0)
+        files.update(_render_listings(digest, papers, by_topic, seed_files, added))
+        files["papers.json.gz"] = gzipped.result()
+    files.update(zip(map(paper_path, papers), pending.result()))
+    return files
+
+
+def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_files: int,
+                     added: Mapping[str, datetime] | None) -> dict[str, str]:
+    """The alias, topic, venue, all-papers and home pages."""
+    files: dict[str, str] = {}
+    for p in papers:
+        for alias in p.aliases:
+            files.setdefault(f"papers/{alias}.md", render_alias(p))
+    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
+    when = lambda p: dated[p.id]  # noqa: E731
+    for t in digest.topics:
+        files.update(render_topic(t, by_topic.get(t.name, []), when))
+    files["topics/index.md"] = render_topics_index(digest, by_topic)
+    by_venue = digest.by_venue()
+    for (venue, year), vp in by_venue.items():
+        files.update(render_venue(venue, year, vp, when))
+    files["venues/index.md"] = render_venues_index(by_venue)
+    files.update(render_list(papers, when))
+    files["index.md"] = render_home(digest, by_topic, seed_files, dated)
+    return files

@@ -1,0 +1,322 @@
+"""The index stage: the search index, split so that a query fetches only what it needs.
+
+Material's search plugin puts every page's text into one ``search_index.json`` that each
+reader downloads before the first answer (29.5 MB at 20,000 papers). Here the papers are
+indexed at build time into small files under ``search/`` that the digest's search worker
+(``docs/assets/search-worker.js``) fetches as a query needs them:
+
+- ``meta.json``: the number of papers, the shard keys and the pair-bucket count. Loaded once.
+- ``t/<n>.bin``, one per *term shard*: the terms that start with the shard's key (1 to
+  ``MAX_KEY`` characters; a key is split into longer keys while its shard is over
+  ``SHARD_BYTES``) and, per term, its papers and a one-byte score per paper. A query
+  word of ``MAX_KEY + 1`` or more characters finds every term it is a prefix of in one file.
+- ``p/<n>.bin``: pairs of adjacent words, by a 32-bit FNV-1a hash of ``"first second"``,
+  in ``pairs`` buckets: what a ``"quoted phrase"`` needs, without word positions. A bucket
+  is its number of hashes (u32), the sorted hashes (u32 each), how many papers each has
+  (unsigned LEB128: most pairs are in one paper, and a u32 offset a pair was 14 MB of
+  the 46 MB at 50,000 papers), padding to the paper numbers' width, then the papers.
+- ``d/<n>.json``: one paper's result data (title, url, venue, topics, text for snippets),
+  fetched only for the results shown.
+- ``facets.json``: the papers of each topic, venue, year and of "has code", for filters and
+  their counts; fetched after the first answer, or with the first filtered query.
+
+Words are runs of Unicode letters and digits, lower-cased, as the worker splits them; a
+shard lists its terms in JavaScript's string order (by UTF-16 code units), which the
+worker's binary search assumes.
+Paper numbers follow the papers' title order, so sorting by number is sorting by title.
+
+Pure: :func:`search_files` returns ``{path under docs/: bytes or str}``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from generator.core.markup import to_plain
+from generator.core.model import Paper, Topic
+from generator.seeds.venues import venue_slug
+
+VERSION = 2
+MAX_KEY = 4
+SHARD_BYTES = 48_000
+PAIR_BUCKET_POSTINGS = 6_000
+K1, B = 1.2, 0.75
+SCORE_MAX = 2.2  # K1 + 1: the largest text part of a BM25 score
+TITLE_BIT, TAG_BIT = 64, 128
+
+# The worker's stop words (docs/assets/search-worker.js STOP): never indexed as terms.
+STOP = frozenset((
+    "a an and are as at be been but by can could did do does for from had has have "
+    "he her his how i if in into is it its me my no nor not of on or our she so "
+    "than that the their them then there these they this those to too us was we "
+    "were what when where which while who whom why will with would you your"
+).split())
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def fnv1a(text: str) -> int:
+    """32-bit FNV-1a over UTF-8: the worker computes the same for a phrase's pairs."""
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def _utf16(text: str) -> bytes:
+    """The sort key of JavaScript's string comparison (UTF-16 code units, big-endian bytes)."""
+    return text.encode("utf-16-be")
+
+
+def _pad(buf: bytearray, to: int = 4) -> None:
+    buf.extend(b"\0" * (-len(buf) % to))
+
+
+def _split(terms: list[str], size: dict[str, int]) -> dict[str, list[str]]:
+    """Shard key -> its terms: by first character, each key split by one more character
+    while its shard is over SHARD_BYTES and the key is shorter than MAX_KEY. A term no
+    longer than a split key stays in that key's shard."""
+    out: dict[str, list[str]] = {}
+    pending = defaultdict(list)
+    for t in terms:
+        pending[t[:1]].append(t)
+    while pending:
+        key, group = pending.popitem()
+        if len(key) >= MAX_KEY or sum(size[t] for t in group) <= SHARD_BYTES:
+            out[key] = group
+            continue
+        here = [t for t in group if len(t) <= len(key)]
+        if here:
+            out[key] = here
+        longer = defaultdict(list)
+        for t in group:
+            if len(t) > len(key):
+                longer[t[: len(key) + 1]].append(t)
+        pending.update(longer)
+    return out
+
+
+class _Numbers(dict):
+    """Word -> its number, numbered in order of first appearance (``numbers[w]`` adds ``w``)."""
+
+    def __missing__(self, word: str) -> int:
+        value = self[word] = len(self)
+        return value
+
+
+def result_data(p: Paper, slugs: dict[str, str], text: str) -> dict:
+    """What a search result shows of a paper (plain text; the worker escapes it)."""
+    return {
+        "title": p.title,
+        "url": f"papers/{p.id}/",
+        "venue": f"{p.venue} {p.year}",
+        "tags": [t for t in p.tags if t in slugs],
+        "text": text,
+    }
+
+
+def varints(values: np.ndarray) -> bytes:
+    """Non-negative integers (below 2**35) as unsigned LEB128: 7 bits a byte, low first,
+    the high bit set on every byte but a number's last."""
+    v = values.astype(np.uint64)
+    length = np.ones(len(v), dtype=np.int64)
+    for bits in (7, 14, 21, 28):
+        length += v >= np.uint64(1 << bits)
+    out = np.empty(int(length.sum()), dtype=np.uint8)
+    start = np.cumsum(length) - length
+    for k in range(int(length.max(initial=0))):
+        has = length > k
+        more = (length[has] > k + 1).astype(np.uint8) << 7
+        out[start[has] + k] = ((v[has] >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8) | more
+    return out.tobytes()
+
+
+def _delta(ids: Sequence[int]) -> list[int]:
+    return [b - a for a, b in zip((0, *ids), ids)]
+
+
+def facets(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict:
+    """Each filter value with its papers (by number, delta-encoded)."""
+    slugs = {t.name: t.slug for t in topics}
+    by_topic: dict[str, list[int]] = defaultdict(list)
+    by_venue: dict[tuple[str, int], list[int]] = defaultdict(list)
+    by_year: dict[int, list[int]] = defaultdict(list)
+    code: list[int] = []
+    for d, p in enumerate(papers):
+        for t in p.tags:
+            if t in slugs:
+                by_topic[t].append(d)
+        by_venue[(p.venue, p.year)].append(d)
+        by_year[p.year].append(d)
+        if any(link.kind == "code" for link in p.links):
+            code.append(d)
+    return {
+        "topic": [[slugs[t.name], t.name, _delta(by_topic[t.name])] for t in topics if by_topic.get(t.name)],
+        "venue": [[venue_slug(v, y), f"{v} {y}", _delta(ids)]
+                  for (v, y), ids in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold()))],
+        "year": [[str(y), str(y), _delta(by_year[y])] for y in sorted(by_year, reverse=True)],
+        "code": [["code", "Has code", _delta(code)]] if code else [],
+    }
+
+
+def order(papers: Sequence[Paper]) -> list[Paper]:
+    """The papers in index order: by title, as the lists sort them."""
+    return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
+
+
+def _fmix32(h):
+    """MurmurHash3's finaliser on uint32 arrays: spreads a pair's hash over the buckets."""
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def _unique(a: np.ndarray, counts: bool = False):
+    """Sorted distinct values (and how often each occurs), by sorting: numpy's hash-based
+    np.unique was slower than the rest of the index together."""
+    a = np.sort(a, kind="stable")
+    if not len(a):
+        return (a, np.zeros(0, dtype=np.int64)) if counts else a
+    heads = np.flatnonzero(np.concatenate(([True], a[1:] != a[:-1])))
+    if counts:
+        return a[heads], np.diff(np.concatenate((heads, [len(a)])))
+    return a[heads]
+
+
+def _member(keys: np.ndarray, sorted_values: np.ndarray) -> np.ndarray:
+    at = np.searchsorted(sorted_values, keys)
+    ok = at < len(sorted_values)
+    out = np.zeros(len(keys), dtype=bool)
+    out[ok] = sorted_values[at[ok]] == keys[ok]
+    return out
+
+
+def pair_hash(first: str, second: str) -> int:
+    """The hash a pair of adjacent words is filed under (the worker's pairHash)."""
+    h = np.array([fnv1a(first)], dtype=np.uint32) * np.uint32(0x01000193) ^ np.uint32(fnv1a(second))
+    return int(_fmix32(h)[0])
+
+
+def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, bytes | str]:
+    papers = order(papers)
+    slugs = {t.name: t.slug for t in topics}
+    n = len(papers)
+    width = 2 if n <= 0xFFFF else 4
+    files: dict[str, bytes | str] = {}
+
+    # Every word of every paper as a number in one array, with its paper and whether it is
+    # in the title; numpy then counts, groups and sorts them all at once.
+    vocab = _Numbers()
+    number = vocab.__getitem__
+    texts = [to_plain(p.text) for p in papers]
+    sequences, title_lengths, tag_words = [], [], []
+    for p, text in zip(papers, texts):
+        title = words(p.title)
+        sequences.append(list(map(number, title + words(text))))
+        title_lengths.append(len(title))
+        tag_words.append({number(w) for t in p.tags for w in words(t)})
+    terms = sorted(vocab)
+    rank = np.empty(len(vocab), dtype=np.int64)
+    rank[[vocab[t] for t in terms]] = np.arange(len(terms))
+    stop = np.zeros(len(terms), dtype=bool)
+    stop[[rank[vocab[w]] for w in STOP if w in vocab]] = True
+
+    lengths = np.array([len(q) for q in sequences], dtype=np.int64)
+    tokens = rank[np.fromiter((i for q in sequences for i in q), dtype=np.int64, count=int(lengths.sum()))]
+    doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    starts = np.cumsum(lengths) - lengths
+    title_len = np.array(title_lengths, dtype=np.int64)
+    # a word is in the title when its place in its paper's sequence is before the title's end
+    in_title = np.arange(len(tokens)) - np.repeat(starts, lengths) < np.repeat(title_len, lengths)
+    body_len = lengths - title_len
+    average = float(body_len.mean()) if n and body_len.mean() > 0 else 1.0
+
+    keep = ~stop[tokens]
+    body_keys, tf = _unique(tokens[keep & ~in_title] * n + doc[keep & ~in_title], counts=True)
+    title_keys = _unique(tokens[keep & in_title] * n + doc[keep & in_title])
+    tag_sizes = np.fromiter(map(len, tag_words), dtype=np.int64, count=n)
+    tag_terms = rank[np.fromiter((i for ws in tag_words for i in ws), dtype=np.int64, count=int(tag_sizes.sum()))]
+    tag_docs = np.repeat(np.arange(n, dtype=np.int64), tag_sizes)
+    tag_keys = _unique((tag_terms * n + tag_docs)[~stop[tag_terms]])
+    keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
+    term_of, doc_of = keys // max(n, 1), keys % max(n, 1)
+    in_body = _member(keys, body_keys)
+    f = np.zeros(len(keys), dtype=np.float64)
+    f[in_body] = tf[np.searchsorted(body_keys, keys[in_body])]
+    norm = K1 * (1 - B + B * body_len[doc_of] / average)
+    part = np.where(f > 0, f * (K1 + 1) / (f + norm), 0.0)
+    score = np.minimum(63, np.rint(part / SCORE_MAX * 63)).astype(np.uint8)
+    score |= np.where(_member(keys, title_keys), TITLE_BIT, 0).astype(np.uint8)
+    score |= np.where(_member(keys, tag_keys), TAG_BIT, 0).astype(np.uint8)
+    id_type = np.uint16 if width == 2 else np.uint32
+    docs_bytes = doc_of.astype(id_type)
+
+    # Terms with postings, and each one's slice of the postings.
+    bounds = np.flatnonzero(np.diff(term_of)) + 1
+    first = np.concatenate(([0], bounds)) if len(keys) else np.zeros(0, dtype=np.int64)
+    last = np.concatenate((bounds, [len(keys)])) if len(keys) else np.zeros(0, dtype=np.int64)
+    indexed = [terms[t] for t in term_of[first].tolist()]
+    span = dict(zip(indexed, zip(first.tolist(), last.tolist())))
+    size = {t: len(t.encode("utf-8")) + 8 + (b - a) * (width + 1) for t, (a, b) in span.items()}
+    shards = _split(indexed, size)
+    keys_sorted = sorted(shards)
+    for i, key in enumerate(keys_sorted):
+        # in the order the worker's binary search compares strings, by UTF-16 code units: a
+        # character past U+FFFF sorts before U+E000..U+FFFF there, after them by code point
+        group = sorted(shards[key], key=_utf16)
+        header = json.dumps([[t, span[t][1] - span[t][0]] for t in group], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        buf = bytearray(len(header).to_bytes(4, "little"))
+        buf += header
+        _pad(buf)
+        for t in group:
+            a, b = span[t]
+            buf += docs_bytes[a:b].astype("<" + docs_bytes.dtype.str[1:]).tobytes()
+        for t in group:
+            a, b = span[t]
+            buf += score[a:b].tobytes()
+        files[f"search/t/{i}.bin"] = bytes(buf)
+
+    # Adjacent word pairs (stop words included) for "phrases", by hash.
+    word_hash = np.array([fnv1a(t) for t in terms], dtype=np.uint32)
+    same = doc[1:] == doc[:-1] if len(doc) else np.zeros(0, dtype=bool)
+    left, right, pair_doc = tokens[:-1][same], tokens[1:][same], doc[:-1][same]
+    hashes = _fmix32((word_hash[left] * np.uint32(0x01000193)) ^ word_hash[right])
+    unique = _unique(hashes.astype(np.uint64) << np.uint64(32) | pair_doc.astype(np.uint64))
+    pair_h = (unique >> np.uint64(32)).astype(np.uint32)
+    pair_d = (unique & np.uint64(0xFFFFFFFF)).astype(id_type)
+    buckets = max(1, math.ceil(len(unique) / PAIR_BUCKET_POSTINGS))
+    bucket = pair_h % np.uint32(buckets)
+    # ``unique`` is in (hash, paper) order already: a stable sort by bucket alone keeps it so
+    # within each bucket (radix sort on 16-bit keys; a lexsort of the three keys took 1.8 s at 50,000)
+    by = np.argsort(bucket.astype(np.uint16) if buckets <= 0x10000 else bucket, kind="stable")
+    pair_h, pair_d, bucket = pair_h[by], pair_d[by], bucket[by]
+    cuts = np.searchsorted(bucket, np.arange(buckets + 1))
+    for b in range(buckets):
+        a, z = cuts[b], cuts[b + 1]
+        h = pair_h[a:z]
+        heads = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1]))) if z > a else np.zeros(0, dtype=np.int64)
+        buf = bytearray(len(heads).to_bytes(4, "little"))
+        buf += h[heads].astype("<u4").tobytes()
+        buf += varints(np.diff(np.concatenate((heads, [z - a]))))
+        _pad(buf, width)
+        buf += pair_d[a:z].astype("<" + pair_d.dtype.str[1:]).tobytes()
+        files[f"search/p/{b}.bin"] = bytes(buf)
+
+    for d, p in enumerate(papers):
+        files[f"search/d/{d}.json"] = json.dumps(result_data(p, slugs, texts[d]), ensure_ascii=False, separators=(",", ":"))
+    files["search/facets.json"] = json.dumps(facets(papers, topics), ensure_ascii=False, separators=(",", ":"))
+    files["search/meta.json"] = json.dumps(
+        {"version": VERSION, "docs": n, "width": width, "maxKey": MAX_KEY, "keys": keys_sorted, "pairs": buckets},
+        ensure_ascii=False, separators=(",", ":"))
+    return files

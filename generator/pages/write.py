@@ -1,0 +1,212 @@
+"""The output edge: put the rendered files into the docs folder, all or nothing.
+
+The generator owns ``docs/papers/``, ``docs/topics/``, ``docs/venues/`` and the
+files ``index.md``, ``list.md`` and ``papers.json`` at the top of ``docs/``; every
+other file there is hand-written and never touched.
+
+Everything is rendered in memory before this runs, and the write itself is a small
+transaction, so a build that fails at any point leaves ``docs/`` as it was:
+
+1. **compare**: list the generated folders once and read every target already
+   there (a target not listed is new, and not opened); files whose content is unchanged are left alone
+   (so ``mkdocs serve`` reloads only what changed). Nothing is written yet, so a
+   target that cannot be read (a folder where a page must go, say) stops here.
+2. **stage**: a new page is written in place (there is no old one to keep, and a
+   fresh build of a conference is thousands of them, so no temporary file and
+   rename); a changed page goes to a hidden temporary file beside it. Pages the old
+   site had and the new one has not are read, to be restorable.
+3. **commit**: every temporary file is renamed over its page (a reader never sees
+   half a page), then stale pages are deleted and emptied folders removed.
+
+If anything fails, what was done is undone in reverse: replaced and deleted pages
+get their old bytes back, new pages, temporary files and new folders are removed.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.errors import BuildError
+from generator.core.outputs import DIRS as GENERATED_DIRS
+from generator.core.outputs import FILES as GENERATED_FILES
+
+log = logging.getLogger(__name__)
+
+
+def _owned(rel: str) -> bool:
+    """Whether ``rel`` names a file the generator owns, and nothing outside it.
+
+    A path such as ``papers/../contribute.md`` starts in a generated folder but ends
+    at a hand-written page, so every part must be a plain name.
+    """
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") or "\\" in part for part in parts):
+        return False
+    return rel in GENERATED_FILES or (len(parts) > 1 and parts[0] in GENERATED_DIRS)
+
+
+def _temporary(path: str) -> str:
+    """The hidden file beside ``path`` that its new content is staged in (MkDocs skips dotfiles)."""
+    return os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.tmp")
+
+
+@dataclass
+class _Transaction:
+    """What one write did so far, in order, so that a failure can undo it."""
+
+    made_dirs: list[str] = field(default_factory=list)  # created, parents first
+    new_files: list[str] = field(default_factory=list)
+    staged: list[tuple[str, str, bytes]] = field(default_factory=list)  # (temporary, page, old bytes)
+    replaced: list[tuple[str, bytes]] = field(default_factory=list)  # (page, old bytes)
+    deleted: list[tuple[str, bytes]] = field(default_factory=list)
+    removed_dirs: list[str] = field(default_factory=list)
+    known_dirs: set[str] = field(default_factory=set)
+
+    def ensure_dir(self, path: str) -> None:
+        """Create ``path`` and any missing parents, remembering which were created."""
+        if path in self.known_dirs:
+            return
+        missing = []
+        at = path
+        while at and not os.path.isdir(at):
+            missing.append(at)
+            parent = os.path.dirname(at)
+            if parent == at:
+                break
+            at = parent
+        for d in reversed(missing):
+            os.mkdir(d)
+            self.made_dirs.append(d)
+        self.known_dirs.add(path)
+
+    def rollback(self) -> None:
+        """Undo everything, newest first; each step is tried even if another fails."""
+        for d in reversed(self.removed_dirs):
+            _quietly(os.makedirs, d, exist_ok=True)
+        for path, old in reversed(self.deleted):
+            _quietly(_put_back, path, old)
+        for path, old in reversed(self.replaced):
+            _quietly(_put_back, path, old)
+        for tmp, _, _ in self.staged[len(self.replaced):]:
+            _quietly(os.unlink, tmp)
+        for path in reversed(self.new_files):
+            _quietly(os.unlink, path)
+        for d in reversed(self.made_dirs):
+            _quietly(os.rmdir, d)
+
+
+def _put_back(path: str, old: bytes) -> None:
+    tmp = _temporary(path)
+    with open(tmp, "wb") as f:
+        f.write(old)
+    os.replace(tmp, path)
+
+
+def _quietly(step, *args, **kwargs) -> None:
+    try:
+        step(*args, **kwargs)
+    except FileNotFoundError:
+        pass
+    except OSError as e:  # the build fails anyway; say what could not be undone
+        log.error("could not undo a partial write: %s (%s)", e.strerror, e.filename)
+
+
+def write_tree(docs: Path, files: dict[str, str | bytes]) -> tuple[int, int]:
+    """Write ``files`` under ``docs``; return (files written, stale files removed).
+
+    All or nothing: on any failure ``docs`` is left as it was and :class:`BuildError`
+    names the file that failed.
+    """
+    for rel in files:
+        if not _owned(rel):
+            raise BuildError(f"refusing to write {rel}: it is not a generated path", str(docs))
+    done = _Transaction()
+    try:
+        new, changed, stale = _compare(docs, files)
+        _stage(done, new, changed)
+        _commit(done, stale, docs)
+    except OSError as e:
+        done.rollback()
+        raise BuildError(f"cannot write the site: {e.strerror} ({e.filename})", str(docs)) from None
+    except BaseException:
+        done.rollback()
+        raise
+    written, removed = len(new) + len(changed), len(stale)
+    log.debug("wrote %d file(s), removed %d stale file(s) in %s", written, removed, docs)
+    return written, removed
+
+
+def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
+    """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only."""
+    # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
+    base = os.fspath(docs)
+    # The generated folders are listed once: a page not there is new without trying to open
+    # it (a fresh build is 100,000 of them at 50,000 papers), and one there but not among
+    # ``files`` is stale.
+    existing: set[str] = set()
+    listed: set[str] = set()  # files and folders: a folder where a page must go is opened, and refused
+    for d in GENERATED_DIRS:
+        for folder, folders, names in os.walk(os.path.join(base, d)):
+            rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
+            existing.update(f"{rel_folder}/{name}" for name in names)
+            listed.update(f"{rel_folder}/{name}" for name in folders)
+    listed |= existing
+    new: list[tuple[str, bytes]] = []
+    changed: list[tuple[str, bytes, bytes]] = []
+    for rel, content in sorted(files.items()):
+        path = os.path.join(base, rel)
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
+        if "/" in rel and rel.split("/", 1)[0] in GENERATED_DIRS and rel not in listed:
+            new.append((path, data))
+            continue
+        try:
+            with open(path, "rb") as f:
+                old = f.read()
+        except FileNotFoundError:
+            new.append((path, data))
+            continue
+        if old != data:
+            changed.append((path, data, old))
+    stale: list[tuple[str, bytes]] = []
+    for rel in sorted(existing - files.keys()):
+        path = os.path.join(base, rel)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                stale.append((path, f.read()))
+    return new, changed, stale
+
+
+def _stage(done: _Transaction, new: list[tuple[str, bytes]], changed: list[tuple[str, bytes, bytes]]) -> None:
+    """Write new pages in place and changed pages to temporary files beside them."""
+    for path, data in new:
+        done.ensure_dir(os.path.dirname(path))
+        f = open(path, "xb")
+        done.new_files.append(path)  # only once it is ours: never undo someone else's file
+        with f:
+            f.write(data)
+    for path, data, old in changed:
+        tmp = _temporary(path)
+        f = open(tmp, "wb")
+        done.staged.append((tmp, path, old))
+        with f:
+            f.write(data)
+
+
+def _commit(done: _Transaction, stale: list[tuple[str, bytes]], docs: Path) -> None:
+    """Rename the staged files over their pages, delete stale pages, remove emptied folders."""
+    for tmp, path, old in done.staged:
+        os.replace(tmp, path)
+        done.replaced.append((path, old))
+    for path, old in stale:
+        os.unlink(path)
+        done.deleted.append((path, old))
+    for d in GENERATED_DIRS:
+        root = docs / d
+        if not root.is_dir():
+            continue
+        for path in sorted((p for p in root.rglob("*") if p.is_dir()), reverse=True):
+            if not any(path.iterdir()):
+                path.rmdir()
+                done.removed_dirs.append(os.fspath(path))

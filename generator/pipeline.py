@@ -1,0 +1,250 @@
+"""The pipeline, in the order the README describes it.
+
+read seeds -> parse (and identify) -> extract links -> deduplicate -> curate ->
+title -> tag -> render -> write. Everything is gathered and rendered in memory
+before anything is written, so a failed build leaves ``docs/`` as it was.
+
+On several cores, tagging and titling (which need an abstract's text alone) start
+in worker processes from the seed bytes while this process parses, validates and
+deduplicates; paper pages are rendered in workers while this process renders the
+listing pages. The output is byte for byte the serial one (a test checks it).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from generator.core.errors import GeneratorError, SeedError
+from generator.core.model import Digest, Paper, Topic
+from generator.core.parallel import Background, Pending, map_chunks, split, workers
+from generator.derive import curate
+from generator.derive.cache import Entry, fingerprint, read_cache, text_key, write_cache
+from generator.derive.dedupe import deduplicate, duplicate_pairs
+from generator.derive.map_layout import layout
+from generator.derive.related import add_related
+from generator.derive.tag import load_taxonomy, tag_texts
+from generator.derive.title import first_titles, title_all
+from generator.pages import explore
+from generator.pages.feeds import render_feeds
+from generator.pages.render import render_site
+from generator.pages.search_index import search_files
+from generator.pages.write import write_tree
+from generator.seeds.parse import abstract_texts, parse_all
+from generator.seeds.read import describe_dates, display_path, read_seeds, seed_dates, seed_paths
+from generator.seeds.venues import check_venues
+from generator.site.config import site_repository, site_url
+
+log = logging.getLogger(__name__)
+
+
+def derive(
+    papers: Sequence[Paper],
+    topics: Sequence[Topic],
+    curation: curate.Curation | None = None,
+    early: Pending | None = None,
+    known: Mapping[str, Entry] | None = None,
+) -> Digest:
+    """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
+    return derive_all(papers, topics, curation, early, known)[0]
+
+
+def derive_all(
+    papers: Sequence[Paper],
+    topics: Sequence[Topic],
+    curation: curate.Curation | None = None,
+    early: Pending | None = None,
+    known: Mapping[str, Entry] | None = None,
+    duplicates: Background | None = None,
+) -> tuple[Digest, dict[str, Derived]]:
+    """:func:`derive`, and what was derived from each text (for the cache).
+
+    Tags and each abstract's preferred title depend on its text alone, so workers
+    compute them while this process deduplicates; ``early`` is such work already
+    started from the seed bytes (:func:`start_early`). ``known`` holds what an earlier
+    build derived, by :func:`generator.derive.cache.text_key`: those texts are not derived
+    again. Making titles unique needs all of them, and is done after, in order.
+    ``duplicates`` is the near duplicates found from the seed bytes (:func:`start_early`).
+    """
+    check_venues(papers)
+    known = known or {}
+    pending = early or Pending(partial(_tag_and_title, topics=topics), _unknown([p.text for p in papers], known))
+    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None)
+    if curation is not None:
+        merged = curate.apply_curation(merged, curation, topics)
+    derived = {d.text: d for d in pending.result()}
+    for p in papers:
+        if p.text not in derived and (entry := known.get(text_key(p.text))) is not None:
+            derived[p.text] = Derived(p.text, *entry)
+    missing = [p.text for p in papers if p.text not in derived]
+    if missing:  # not expected: the workers read the same texts; but never guess
+        derived.update((d.text, d) for d in _tag_and_title(missing, topics))
+    tagged = [
+        p if "tags" in p.curated else replace(p, tags=derived[p.text].tags, tag_evidence=derived[p.text].evidence)
+        for p in merged
+    ]
+    first = {text: d.title for text, d in derived.items()}
+    others = {text: d.others for text, d in derived.items() if d.others is not None}
+    titled, others = title_all(tagged, mapper=map_chunks, first=first, others=others)
+    for text, alternatives in others.items():
+        if text in derived:
+            derived[text] = replace(derived[text], others=tuple(alternatives))
+    return Digest(titled, topics), derived
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What a worker derives from one abstract's text alone: only this travels back."""
+
+    text: str
+    tags: tuple[str, ...]
+    evidence: tuple
+    title: str  # the preferred title, before titles are made unique
+    others: tuple[str, ...] | None = None  # every title, best first, once another paper held the preferred one
+
+    def entry(self) -> Entry:
+        return self.tags, self.evidence, self.title, self.others
+
+
+def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
+    return [t for t in texts if text_key(t) not in known] if known else list(texts)
+
+
+def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:
+    """The tags, their evidence and the preferred title of each abstract."""
+    return [Derived(t, tags, evidence, title) for t, (tags, evidence), title in zip(texts, tag_texts(texts, topics), first_titles(texts))]
+
+
+# Below this much seed text, starting workers before parsing costs more than it saves
+# (about 400 abstracts).
+EARLY_BYTES = 400_000
+
+
+def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, bytes]], total: int,
+                          topics: Sequence[Topic], known: Mapping[str, Entry]) -> list[Derived]:
+    """:func:`_tag_and_title` for some of ``total`` equal runs of the seeds' abstracts not in ``known``."""
+    texts = _unknown([t for path, data in seeds for t in abstract_texts(data, path)], known)
+    parts = split(texts, total)
+    return [r for share in shares for r in _tag_and_title(parts[share], topics)]
+
+
+def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
+                known: Mapping[str, Entry] | None = None) -> tuple[Pending, Background | None]:
+    """Tag and title in worker processes straight from the seed bytes, while this process
+    parses and validates them: on two cores the parse no longer runs alone. Texts in
+    ``known`` are skipped. With them, a worker of its own finds the near duplicates
+    (:func:`generator.derive.dedupe.duplicate_pairs`), which need the texts alone: in a warm
+    build, where little is left to tag and title, that is most of deduplication done on
+    the core the parse leaves idle. If the seeds turn out to be invalid, the caller
+    cancels both."""
+    shares = list(range(workers()))
+    big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
+    tagging = Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
+                      shares, worth_it=big)
+    duplicates = Background(partial(_duplicates_in, seeds), worth_it=True) if big and workers() > 1 else None
+    return tagging, duplicates
+
+
+def _duplicates_in(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
+    return duplicate_pairs(t for path, data in seeds for t in abstract_texts(data, path))
+
+
+@dataclass
+class BuildResult:
+    digest: Digest
+    seed_files: int
+    written: int
+    removed: int
+    seconds: float
+
+
+class _Stopwatch:
+    """Seconds per stage, logged with --debug: where a slow build spends its time."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        log.debug("  %-8s %6.2fs", stage, now - self.last)
+        self.last = now
+
+    @property
+    def total(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _read_taxonomy(path: Path | None) -> bytes:
+    """The taxonomy's bytes, for the cache's fingerprint (the shipped one is in the generator's own)."""
+    return path.read_bytes() if path is not None else b""
+
+
+def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
+          cache: Path | None = None) -> BuildResult:
+    """Generate the digest's pages from the seed folders into ``docs``; with ``cache``, reuse
+    and then keep there the titles and tags derived from each text (:mod:`generator.derive.cache`)."""
+    watch = _Stopwatch()
+    topics = load_taxonomy(taxonomy)
+    curation = curate.find_curation(seed_dirs)
+    paths = seed_paths(seed_dirs)
+    seeds = read_seeds(paths)
+    if not seeds:
+        raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
+    stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
+    known = read_cache(cache, stamp) if cache is not None else {}
+    watch.lap("read")
+    early, duplicates = start_early(seeds, topics, known)
+    try:
+        papers = parse_all(seeds)
+        watch.lap("parse")
+        # derive refuses venues written two ways and unknown curation ids: then the
+        # workers' tags and titles are not needed either.
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates)
+    except GeneratorError:
+        early.cancel()
+        if duplicates is not None:
+            duplicates.cancel()
+        raise
+    log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
+    watch.lap("derive")
+    # The search index and the map need the titled papers alone, not their related papers:
+    # each is made in a worker from here on, beside related papers and the pages. The map's
+    # layout from scratch takes longest of all (t-SNE: 51 s at 50,000 papers, 5 s at 3,300).
+    visible = digest.visible()
+    big = len(visible) >= 400
+    indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
+    laying = Background(partial(layout, visible, *explore.read_previous_map(docs)), worth_it=big)
+    try:
+        digest = add_related(digest, mapper=map_chunks)
+    except BaseException:
+        indexing.cancel()
+        laying.cancel()
+        raise
+    watch.lap("related")
+    visible = digest.visible()
+    dates, how = seed_dates(paths)
+    log.info("%s", describe_dates(dates, how, len(paths)))
+    try:
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository())
+    except GeneratorError:
+        laying.cancel()
+        indexing.cancel()
+        raise
+    files.update(render_feeds(visible, digest.topics, dates, site_url()))
+    watch.lap("render")
+    files.update(indexing.result())
+    watch.lap("index")
+    coordinates, info = laying.result()
+    files.update(explore.render_explore(digest, coordinates, info.span))
+    log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
+    watch.lap("layout")
+    written, removed = write_tree(docs, files)
+    if cache is not None:
+        entries = {text_key(t): d.entry() for t, d in derived.items()}
+        if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
+            write_cache(cache, stamp, entries)
+    watch.lap("write")
+    return BuildResult(digest, len(seeds), written, removed, watch.total)

@@ -1,0 +1,1 @@
+"""Reading seeds: files, abstracts, ids and venues."""
