@@ -1,0 +1,1 @@
+"""The site step: MkDocs renders frames, the generator fills and compacts them."""
