@@ -1,4 +1,4 @@
-"""The pipeline, in the order the README describes it.
+"""The pipeline, in the order handbook/architecture.md describes it.
 
 read seeds -> parse (and identify) -> extract links -> deduplicate -> curate ->
 title -> tag -> render -> write. Everything is gathered and rendered in memory
