@@ -27,13 +27,14 @@ import yaml
 from . import curate, explore
 from .cache import Entry, fingerprint, read_cache, text_key, write_cache
 from .clean import extract_links
-from .dedupe import deduplicate, duplicate_pairs
+from .dedupe import anchored_ids, deduplicate, duplicate_pairs
 from .errors import CurationError, GeneratorError, SeedError, raise_all
 from .feeds import render_feeds
 from .layout import layout
 from .model import Digest, Paper, Topic
 from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
+from .published import PublishedPaper, anchors, edits_in_place, read_published
 from .related import add_related
 from .render import Repository, render_site
 from .search import search_files
@@ -169,9 +170,10 @@ def derive(
     curation: curate.Curation | None = None,
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
+    published: Sequence[PublishedPaper] = (),
 ) -> Digest:
     """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
-    return derive_all(papers, topics, curation, early, known)[0]
+    return derive_all(papers, topics, curation, early, known, published=published)[0]
 
 
 def derive_all(
@@ -181,6 +183,8 @@ def derive_all(
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
     duplicates: Background | None = None,
+    published: Sequence[PublishedPaper] = (),
+    published_texts: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[Digest, dict[str, Derived]]:
     """:func:`derive`, and what was derived from each text (for the cache).
 
@@ -190,11 +194,14 @@ def derive_all(
     build derived, by :func:`generator.cache.text_key`: those texts are not derived
     again. Making titles unique needs all of them, and is done after, in order.
     ``duplicates`` is the near duplicates found from the seed bytes (:func:`start_early`).
+    ``published`` is what was published before (:mod:`generator.published`): those papers
+    keep their ids, and ``published_texts`` adds, by id, texts each was submitted as.
     """
     check_venues(papers)
     known = known or {}
     pending = early or Pending(partial(_tag_and_title, topics=topics), _unknown([p.text for p in papers], known))
-    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None)
+    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None,
+                         anchors(published, curation, published_texts), edits_in_place(published, papers))
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
@@ -254,24 +261,27 @@ def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, byte
 
 
 def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
-                known: Mapping[str, Entry] | None = None) -> tuple[Pending, Background | None]:
+                known: Mapping[str, Entry] | None = None,
+                anchored: frozenset[str] = frozenset()) -> tuple[Pending, Background | None]:
     """Tag and title in worker processes straight from the seed bytes, while this process
     parses and validates them: on two cores the parse no longer runs alone. Texts in
     ``known`` are skipped. With them, a worker of its own finds the near duplicates
     (:func:`generator.dedupe.duplicate_pairs`), which need the texts alone: in a warm
     build, where little is left to tag and title, that is most of deduplication done on
-    the core the parse leaves idle. If the seeds turn out to be invalid, the caller
-    cancels both."""
+    the core the parse leaves idle (``anchored``: the ids of the papers known before,
+    :func:`generator.dedupe.anchored_ids`). If the seeds turn out to be invalid, the
+    caller cancels both."""
     shares = list(range(workers()))
     big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
     tagging = Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
                       shares, worth_it=big)
-    duplicates = Background(partial(_duplicates_in, seeds), worth_it=True) if big and workers() > 1 else None
+    duplicates = (Background(partial(_duplicates_in, seeds, anchored), worth_it=True)
+                  if big and workers() > 1 else None)
     return tagging, duplicates
 
 
-def _duplicates_in(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
-    return duplicate_pairs(t for path, data in seeds for t in abstract_texts(data, path))
+def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str]) -> list[tuple[str, str]]:
+    return duplicate_pairs((t for path, data in seeds for t in abstract_texts(data, path)), anchored)
 
 
 def _git(cwd: Path, *args: str) -> str | None:
@@ -404,6 +414,20 @@ def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float
         return {}, 0.0
 
 
+def read_previous_papers(docs: Path) -> list[PublishedPaper]:
+    """The input edge of identity: the papers the previous build wrote to ``docs``' papers.json
+    (restored by the deploy beside the map), whose ids this build keeps."""
+    path = docs / "papers.json"
+    try:
+        data = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as e:
+        log.warning("cannot read the previous papers %s (%s): every paper gets the id of its text", display_path(path), e)
+        return []
+    return read_published(data, display_path(path))
+
+
 class _Stopwatch:
     """Seconds per stage, logged with --debug: where a slow build spends its time."""
 
@@ -438,14 +462,15 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
     known = read_cache(cache, stamp) if cache is not None else {}
+    published = read_previous_papers(docs)
     watch.lap("read")
-    early, duplicates = start_early(seeds, topics, known)
+    early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
     try:
         papers = parse_all(seeds)
         watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest, derived = derive_all(papers, topics, curation, early, known, duplicates)
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published)
     except GeneratorError:
         early.cancel()
         if duplicates is not None:

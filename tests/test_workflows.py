@@ -119,6 +119,18 @@ def test_deploy_checks_out_the_history_the_feed_dates_need():
     assert [step["with"].get("fetch-depth") for step in checkouts] == [0]
 
 
+def test_deploy_restores_what_the_previous_build_published():
+    # papers keep their ids from the previous build's papers.json (generator/published.py):
+    # without it, an abstract edited in place got a new id and its address answered 404
+    caches = [step for _, step in steps(DEPLOY) if step.get("uses", "").startswith("actions/cache@")]
+    assert [set(step["with"]["path"].split()) for step in caches] == [
+        {"docs/map.json", "docs/papers.json", ".cache/derived.json"}
+    ]
+    build = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step.get("run") == "make site"]
+    restore = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step in caches]
+    assert restore and build and restore[0] < build[0]
+
+
 @pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
 def test_checkout_does_not_keep_the_token(path):
     checkouts = [step for _, step in steps(path) if step.get("uses", "").startswith("actions/checkout@")]
