@@ -10,7 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .build import build, display_path, load_curation, parse_all, read_seeds, seed_paths
+from .build import build, display_path, load_curation, parse_all, read_seeds, read_seeds_at, seed_paths
 from .compact import compact_site
 from .errors import ErrorList, GeneratorError
 from .stamp import build_site
@@ -41,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
     v.add_argument("--format", choices=("text", "markdown"), default="text")
     v.add_argument("--site-url", default="", help="site URL, to link duplicates in the markdown report")
+    v.add_argument("--base", metavar="COMMIT",
+                   help="the commit the files are changed from (a pull request's base): papers it already had "
+                        "are reported as such, and every change to them is told (default: the files are new)")
     return ap
 
 
@@ -85,8 +88,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         submitted = parse_all(read_seeds(checked))
         existing = parse_all(read_seeds(existing_paths))
         curation = load_curation([args.seeds])
+        base, base_curation = None, None
+        if args.base is not None:
+            base_seeds, base_curation = read_seeds_at(args.base, args.seeds)
+            base = parse_all(base_seeds)
         # checks across files (a venue written two ways) happen here
-        _, verdicts = check(existing, submitted, topics, curation)
+        _, verdicts = check(existing, submitted, topics, curation, base, base_curation)
     except GeneratorError as e:
         if args.format == "markdown":
             sys.stdout.write(errors_markdown(_messages(e)))
