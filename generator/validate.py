@@ -44,7 +44,7 @@ class Verdict:
         file that sorts first moves it: a reviewer must be told, not shown the word
         "duplicate" alone.
         """
-        return self.rewrite_as(str, lambda t: f"'{t}'")
+        return self.rewrite_as(str, str)
 
     def rewrite_as(self, words: Callable[[str], str], quoted: Callable[[str], str]) -> str:
         """:attr:`rewrite` with its own words written by ``words`` and what comes from a seed

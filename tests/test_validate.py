@@ -109,10 +109,10 @@ def test_validate_text_report(project):
         f"    tags:  {', '.join(papers[3].tags)}\n"
         # the variant adds "Code is available at <url>." (6 words) to the abstract on the site
         f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31); "
-        f"replaces the abstract shown on the site (+6 words), which read: '{mission_abstract(31)}'; "
-        "adds links: 'https://github.com/example/consmsa'; "
+        f"replaces the abstract shown on the site (+6 words), which read: {mission_abstract(31)}; "
+        "adds links: https://github.com/example/consmsa; "
         # and new.txt sorts before seeds/: the merged paper takes its venue
-        "moves it from 'ICML 2026' to 'NeurIPS 2025'\n"
+        "moves it from ICML 2026 to NeurIPS 2025\n"
         f"  line {repeat}: repeats the abstract at line 3\n"
         f"  line {last}: new\n"
         f"    title: {papers[last].title}\n"
