@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ErrorList, GeneratorError
-from generator.derive.curate import find_curation
+from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
 from generator.derive.tag import load_taxonomy
 from generator.pipeline import build
 from generator.seeds.parse import parse_all
-from generator.seeds.read import display_path, read_seeds, seed_paths
+from generator.seeds.read import display_path, read_seeds, read_seeds_at, seed_paths
 from generator.site.compact import compact_site
 from generator.site.stamp import build_site
 from generator.validate import check, errors_markdown, report_markdown, report_text
@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
     v.add_argument("--format", choices=("text", "markdown"), default="text")
     v.add_argument("--site-url", default="", help="site URL, to link duplicates in the markdown report")
+    v.add_argument("--base", metavar="COMMIT",
+                   help="the commit the files are changed from (a pull request's base): papers it already had "
+                        "are reported as such, and every change to them is told (default: the files are new)")
     return ap
 
 
@@ -88,8 +91,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
         submitted = parse_all(read_seeds(checked))
         existing = parse_all(read_seeds(existing_paths))
         curation = find_curation([args.seeds])
+        base, base_curation = None, None
+        if args.base is not None:
+            base_seeds, base_file = read_seeds_at(args.base, args.seeds, CURATION_FILE)
+            base_curation = read_curation_bytes(*base_file) if base_file else None
+            base = parse_all(base_seeds)
         # checks across files (a venue written two ways) happen here
-        _, verdicts = check(existing, submitted, topics, curation)
+        _, verdicts = check(existing, submitted, topics, curation, base, base_curation)
     except GeneratorError as e:
         if args.format == "markdown":
             sys.stdout.write(errors_markdown(_messages(e)))

@@ -23,8 +23,9 @@ from generator.core.model import Digest, Paper, Topic
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.derive import curate
 from generator.derive.cache import Entry, fingerprint, read_cache, text_key, write_cache
-from generator.derive.dedupe import deduplicate, duplicate_pairs
+from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
 from generator.derive.map_layout import layout
+from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
 from generator.derive.related import add_related
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
@@ -47,9 +48,10 @@ def derive(
     curation: curate.Curation | None = None,
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
+    published: Sequence[PublishedPaper] = (),
 ) -> Digest:
     """From parsed abstracts to the finished digest: dedupe, curate, title, tag."""
-    return derive_all(papers, topics, curation, early, known)[0]
+    return derive_all(papers, topics, curation, early, known, published=published)[0]
 
 
 def derive_all(
@@ -59,6 +61,8 @@ def derive_all(
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
     duplicates: Background | None = None,
+    published: Sequence[PublishedPaper] = (),
+    published_texts: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[Digest, dict[str, Derived]]:
     """:func:`derive`, and what was derived from each text (for the cache).
 
@@ -68,11 +72,14 @@ def derive_all(
     build derived, by :func:`generator.derive.cache.text_key`: those texts are not derived
     again. Making titles unique needs all of them, and is done after, in order.
     ``duplicates`` is the near duplicates found from the seed bytes (:func:`start_early`).
+    ``published`` is what was published before (:mod:`generator.derive.published`): those papers
+    keep their ids, and ``published_texts`` adds, by id, texts each was submitted as.
     """
     check_venues(papers)
     known = known or {}
     pending = early or Pending(partial(_tag_and_title, topics=topics), _unknown([p.text for p in papers], known))
-    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None)
+    merged = deduplicate(papers, duplicates.result() if duplicates is not None else None,
+                         anchors(published, curation, published_texts), edits_in_place(published, papers))
     if curation is not None:
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
@@ -132,24 +139,27 @@ def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, byte
 
 
 def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
-                known: Mapping[str, Entry] | None = None) -> tuple[Pending, Background | None]:
+                known: Mapping[str, Entry] | None = None,
+                anchored: frozenset[str] = frozenset()) -> tuple[Pending, Background | None]:
     """Tag and title in worker processes straight from the seed bytes, while this process
     parses and validates them: on two cores the parse no longer runs alone. Texts in
     ``known`` are skipped. With them, a worker of its own finds the near duplicates
     (:func:`generator.derive.dedupe.duplicate_pairs`), which need the texts alone: in a warm
     build, where little is left to tag and title, that is most of deduplication done on
-    the core the parse leaves idle. If the seeds turn out to be invalid, the caller
-    cancels both."""
+    the core the parse leaves idle (``anchored``: the ids of the papers known before,
+    :func:`generator.derive.dedupe.anchored_ids`). If the seeds turn out to be invalid, the
+    caller cancels both."""
     shares = list(range(workers()))
     big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
     tagging = Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
                       shares, worth_it=big)
-    duplicates = Background(partial(_duplicates_in, seeds), worth_it=True) if big and workers() > 1 else None
+    duplicates = (Background(partial(_duplicates_in, seeds, anchored), worth_it=True)
+                  if big and workers() > 1 else None)
     return tagging, duplicates
 
 
-def _duplicates_in(seeds: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
-    return duplicate_pairs(t for path, data in seeds for t in abstract_texts(data, path))
+def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str]) -> list[tuple[str, str]]:
+    return duplicate_pairs((t for path, data in seeds for t in abstract_texts(data, path)), anchored)
 
 
 @dataclass
@@ -195,14 +205,15 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
     known = read_cache(cache, stamp) if cache is not None else {}
+    published = read_previous_papers(docs)
     watch.lap("read")
-    early, duplicates = start_early(seeds, topics, known)
+    early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
     try:
         papers = parse_all(seeds)
         watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest, derived = derive_all(papers, topics, curation, early, known, duplicates)
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published)
     except GeneratorError:
         early.cancel()
         if duplicates is not None:

@@ -1,7 +1,8 @@
 """What ``python -m generator validate`` reports: the digest's view of new seed files.
 
-Pure: takes the papers already in the digest and the parsed papers of the files
-being checked, and returns one :class:`Verdict` per submitted abstract.
+Pure: takes the papers already in the digest (and, for a pull request, the whole
+digest as its base commit had it) and the parsed papers of the files being checked,
+and returns one :class:`Verdict` per submitted abstract.
 """
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from generator.core.model import Digest, Paper, Source, Topic
 from generator.derive.cache import text_key
 from generator.derive.curate import Curation
-from generator.pipeline import derive, derive_all
+from generator.derive.published import PublishedPaper, edits_in_place
+from generator.pipeline import derive_all
+from generator.seeds.identify import paper_id
 
 
 @dataclass(frozen=True)
@@ -23,35 +26,45 @@ class Verdict:
 
     source: Source
     paper: Paper  # the paper it ends up in (merged with whatever it duplicates)
-    status: str  # "new", "duplicate" (of a paper in the digest), "repeat" (earlier in the checked files)
+    # "new"; "published" (the same text, already in the digest, in this file); "edit" (a
+    # published abstract edited in place); "duplicate" (of a paper in the digest);
+    # "repeat" (of a new abstract earlier in the checked files)
+    status: str
     duplicate_of: Source | None = None
-    existing: Paper | None = None  # for a duplicate: the paper as the site shows it now
+    existing: Paper | None = None  # for all but new and repeat: the paper as the site shows it now
 
     @property
     def rewrite(self) -> str:
-        """For a duplicate that changes what the site shows of the paper: how, in a few words, else "".
+        """For an abstract that changes what the site shows of a paper: how, in a few words, else "".
 
-        The merged paper shows its most complete variant, so a resubmission with text
-        added replaces the abstract on the existing paper's page, and its links become
-        the paper's; it takes the venue of its first source by file name, so a resubmission
-        in a file that sorts first moves it: a reviewer must be told, not shown the word
+        The merged paper shows its most complete variant and every variant's links, so a
+        resubmission with text added replaces the abstract on the existing paper's page,
+        and one with a link in place of a sentence adds the link though the text shown
+        stays; it takes the venue of its first source by file name, so a resubmission in a
+        file that sorts first moves it: a reviewer must be told, not shown the word
         "duplicate" alone.
         """
         return self.rewrite_as(str, str)
 
     def rewrite_as(self, words: Callable[[str], str], quoted: Callable[[str], str]) -> str:
         """:attr:`rewrite` with its own words written by ``words`` and what comes from a seed
-        (links, venues) by ``quoted``."""
+        (links, venues, the text replaced) by ``quoted``."""
         old, new = self.existing, self.paper
-        if self.status != "duplicate" or old is None:
+        if self.status not in ("duplicate", "edit", "published") or old is None:
             return ""
         what = []
+        if new.id != old.id:
+            what.append(words("moves it from ") + quoted(f"papers/{old.id}/") + words(" to ") + quoted(f"papers/{new.id}/"))
+        if old.hidden and not new.hidden:
+            what.append(words("brings back a hidden paper (hidden: ") + quoted(old.hidden) + words(")"))
         if new.text != old.text:
             added = len(new.text.split()) - len(old.text.split())
-            what.append(words(f"replaces the abstract shown on the site ({added:+d} words)"))
-            new_links = sorted({l.url for l in new.links} - {l.url for l in old.links})
-            if new_links:
-                what.append(words("adds links: ") + words(", ").join(map(quoted, new_links)))
+            what.append(words(f"replaces the abstract shown on the site ({added:+d} words), which read: ")
+                        + quoted(old.text))
+        # a merge takes every variant's links, also when the text shown does not change
+        new_links = sorted({l.url for l in new.links} - {l.url for l in old.links})
+        if new_links:
+            what.append(words("adds links: ") + words(", ").join(map(quoted, new_links)))
         if (new.venue, new.year) != (old.venue, old.year):
             what.append(words("moves it from ") + quoted(f"{old.venue} {old.year}") + words(" to ")
                         + quoted(f"{new.venue} {new.year}"))
@@ -68,38 +81,64 @@ def check(
     submitted: Sequence[Paper],
     topics: Sequence[Topic],
     curation: Curation | None = None,
+    base: Sequence[Paper] | None = None,
+    base_curation: Curation | None = None,
 ) -> tuple[Digest, list[Verdict]]:
     """Verdicts for every submitted abstract, in file and line order.
 
+    ``existing`` are the digest's other papers and ``submitted`` those of the files being
+    checked; ``base`` is the whole digest before the change (by default ``existing``: the
+    files are new), with its ``base_curation`` (by default ``curation``). The digest after
+    keeps the ids of the papers before (:mod:`generator.derive.published`), so each submitted
+    abstract is found in the paper it was, and every change to that paper is told.
     ``curation`` is the digest's curation file: a duplicate is named by the title the
     site shows, which a maintainer may have corrected.
     """
-    digest, derived = derive_all([*existing, *submitted], topics, curation)
-    # the digest as it is: the same texts, so their titles and tags are not derived again
+    base = existing if base is None else base
+    before, derived = (derive_all(base, topics, base_curation if base_curation is not None else curation)
+                       if base else (Digest([]), {}))
+    # mostly the same texts after: their titles and tags are not derived again
     known = {text_key(text): d.entry() for text, d in derived.items()}
-    before = {s: p for p in derive(existing, topics, curation, known=known) for s in p.sources} if existing else {}
-    new_sources = {s for p in submitted for s in p.sources}
+    texts: dict[str, list[str]] = {}
+    base_text = {s: p.text for p in base for s in p.sources}
+    published = []
+    for p in before:
+        texts[p.id] = sorted({base_text[s] for s in p.sources if s in base_text})
+        published.append(PublishedPaper.of(p))
+    current = [*existing, *submitted]
+    digest, _ = derive_all(current, topics, curation, known=known, published=published, published_texts=texts)
+    claims = edits_in_place(published, current)
+    checked = {s.file for p in submitted for s in p.sources}
+    now_text = {s: p.text for p in submitted for s in p.sources}
+    base_ids = {(s.file, paper_id(t)) for s, t in base_text.items()}
     verdicts: list[Verdict] = []
     for paper in digest:
-        old = [s for s in paper.sources if s not in new_sources]
-        mine = [s for s in paper.sources if s in new_sources]
+        was = before.get(paper.id)
+        mine = [s for s in paper.sources if s.file in checked and s in now_text]
         for i, src in enumerate(mine):
-            if old:
-                verdicts.append(Verdict(src, paper, "duplicate", old[0], before.get(old[0])))
-            elif i:
-                verdicts.append(Verdict(src, paper, "repeat", mine[0]))
+            text_id = paper_id(now_text[src])
+            if was is None:
+                verdicts.append(Verdict(src, paper, "repeat", mine[0]) if i else Verdict(src, paper, "new"))
+            elif (src.file, text_id) in base_ids:
+                verdicts.append(Verdict(src, paper, "published", was.source, was))
+            elif claims.get(text_id) == was.id:
+                verdicts.append(Verdict(src, paper, "edit", was.source, was))
             else:
-                verdicts.append(Verdict(src, paper, "new"))
+                verdicts.append(Verdict(src, paper, "duplicate", was.source, was))
     return digest, sorted(verdicts, key=lambda v: v.source)
 
 
 def _status_text(v: Verdict) -> str:
     if v.status == "new":
         return "new"
-    if v.status == "duplicate":
-        text = f"duplicate of {v.existing_title!r} ({v.duplicate_of})"
-        return f"{text}; {v.rewrite}" if v.rewrite else text
-    return f"repeats the abstract at line {v.duplicate_of.line}"
+    if v.status == "repeat":
+        return f"repeats the abstract at line {v.duplicate_of.line}"
+    text = {
+        "published": "already published",
+        "edit": f"edits the abstract of {v.existing_title!r} ({v.duplicate_of})",
+        "duplicate": f"duplicate of {v.existing_title!r} ({v.duplicate_of})",
+    }[v.status]
+    return f"{text}; {v.rewrite}" if v.rewrite else text
 
 
 def report_text(verdicts: Sequence[Verdict]) -> str:
@@ -163,10 +202,14 @@ SUMMARY_BYTES = 1_000_000
 
 
 def _status_markdown(v: Verdict, base: str) -> str:
-    if v.status == "duplicate":
+    if v.status in ("duplicate", "edit", "published"):
         title = md_quote(v.existing_title)
         target = f"[{title}]({base}{'papers/' + v.paper.id + '/'})" if base else title
-        status = f"duplicate of {target} ({md_quote(str(v.duplicate_of))})"
+        status = {
+            "duplicate": f"duplicate of {target} ({md_quote(str(v.duplicate_of))})",
+            "edit": f"edits the abstract of {target} ({md_quote(str(v.duplicate_of))})",
+            "published": "already published",
+        }[v.status]
         if v.rewrite:
             status += f"; **{v.rewrite_as(md_text, md_quote)}**"
         return status
@@ -176,18 +219,21 @@ def _status_markdown(v: Verdict, base: str) -> str:
 
 
 def _urgency(v: Verdict) -> int:
-    """Which rows a cut summary keeps first: duplicates that change the site, other duplicates, repeats, new."""
-    if v.status == "duplicate":
-        return 0 if v.rewrite else 1
-    return 2 if v.status == "repeat" else 3
+    """Which rows a cut summary keeps first: those that change a paper of the site, other
+    duplicates, repeats, new, already published."""
+    if v.rewrite:
+        return 0
+    return {"duplicate": 1, "edit": 1, "repeat": 2, "new": 3}.get(v.status, 4)
 
 
 def _file_head(f: str, rows: Sequence[Verdict]) -> list[str]:
     new = sum(1 for v in rows if v.status == "new")
+    published = sum(1 for v in rows if v.status == "published")
+    counts = f"{new} new, " + (f"{published} already published, " if published else "")
     return [
         f"### {md_quote(f)}",
         "",
-        f"{len(rows)} abstract(s): {new} new, {len(rows) - new} duplicate(s).",
+        f"{len(rows)} abstract(s): {counts}{len(rows) - new - published} duplicate(s).",
         "",
         "| Line | Title | Tags | Status |",
         "| ---: | --- | --- | --- |",

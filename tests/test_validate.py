@@ -109,7 +109,8 @@ def test_validate_text_report(project):
         f"    tags:  {', '.join(papers[3].tags)}\n"
         # the variant adds "Code is available at <url>." (6 words) to the abstract on the site
         f"  line 5: duplicate of {CURATED_TITLE!r} (seeds/000_ca08d30626a6d4f8.txt:31); "
-        "replaces the abstract shown on the site (+6 words); adds links: https://github.com/example/consmsa; "
+        f"replaces the abstract shown on the site (+6 words), which read: {mission_abstract(31)}; "
+        "adds links: https://github.com/example/consmsa; "
         # and new.txt sorts before seeds/: the merged paper takes its venue
         "moves it from ICML 2026 to NeurIPS 2025\n"
         f"  line {repeat}: repeats the abstract at line 3\n"
@@ -145,7 +146,8 @@ def test_validate_markdown_report(project):
             row(3, "new"),
             row(5, f"duplicate of [<code>{md(CURATED_TITLE)}</code>](https://digest.example/papers/{dup.id}/) "
                    f"(<code>{md('seeds/000_ca08d30626a6d4f8.txt:31')}</code>); "
-                   f"**{md('replaces the abstract shown on the site (+6 words); adds links: ')}"
+                   f"**{md('replaces the abstract shown on the site (+6 words), which read: ')}"
+                   f"<code>{md(mission_abstract(31))}</code>{md('; adds links: ')}"
                    f"<code>{md('https://github.com/example/consmsa')}</code>{md('; moves it from ')}"
                    f"<code>{md('ICML 2026')}</code>{md(' to ')}<code>{md('NeurIPS 2025')}</code>**"),
             row(repeat, "repeats line 3 of this file"),
@@ -235,7 +237,7 @@ def test_the_report_shows_titles_tags_and_file_names_exactly_and_makes_no_markup
     hostile = [replace(paper, title=t, tags=(t, "Graph Learning")) for t in HOSTILE]
     verdicts = [Verdict(replace(paper.source, line=3 + i), p, "new") for i, p in enumerate(hostile)]
     old = Source("seeds/x`y.txt", 9)
-    verdicts.append(Verdict(Source(name, 99), hostile[2], "duplicate", old, replace(hostile[1], id="0123456789ab")))
+    verdicts.append(Verdict(Source(name, 99), hostile[2], "duplicate", old, hostile[1]))
     html = rendered(report_markdown(verdicts, "https://digest.example/"))
     assert {tag for tag, _ in html.elements} == {
         "h2", "h3", "p", "table", "thead", "tbody", "tr", "th", "td", "code", "a"

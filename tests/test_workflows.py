@@ -119,6 +119,18 @@ def test_deploy_checks_out_the_history_the_feed_dates_need():
     assert [step["with"].get("fetch-depth") for step in checkouts] == [0]
 
 
+def test_deploy_restores_what_the_previous_build_published():
+    # papers keep their ids from the previous build's papers.json (generator/derive/published.py):
+    # without it, an abstract edited in place got a new id and its address answered 404
+    caches = [step for _, step in steps(DEPLOY) if step.get("uses", "").startswith("actions/cache@")]
+    assert [set(step["with"]["path"].split()) for step in caches] == [
+        {"docs/map.json", "docs/papers.json", ".cache/derived.json"}
+    ]
+    build = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step.get("run") == "make site"]
+    restore = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step in caches]
+    assert restore and build and restore[0] < build[0]
+
+
 @pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
 def test_checkout_does_not_keep_the_token(path):
     checkouts = [step for _, step in steps(path) if step.get("uses", "").startswith("actions/checkout@")]
@@ -242,3 +254,96 @@ def test_only_changed_seeds_are_checked(pr):
     pr.commit("change everything but seeds")
     code, summary, stderr = pr.run_summary_step()
     assert (code, summary) == (0, "## Seed check\n\nThis pull request adds or changes no seed files.\n"), stderr
+
+
+# -- the summary tells every change to a published paper ----------------------------------
+
+MISSION = "seeds/000_ca08d30626a6d4f8.txt"
+
+
+def summary_rows(summary: str) -> dict[int, str]:
+    """Line -> status cell of the summary's table, as a reader sees it (plain text)."""
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", github_markdown(summary), flags=re.DOTALL):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
+        if len(cells) == 4:
+            rows[int(cells[0])] = cells[3]
+    return rows
+
+
+def mission_text(pr: PullRequest, line: int) -> str:
+    [p] = [p for p in parse_seed((pr.dir / MISSION).read_bytes(), MISSION) if p.source.line == line]
+    return p.text
+
+
+def edit_line(pr: PullRequest, line: int, text: str) -> None:
+    lines = (pr.dir / MISSION).read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = text
+    (pr.dir / MISSION).write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_an_edited_seed_file_is_already_published_but_for_the_edit_which_shows_the_text_it_replaces(pr):
+    # The whole edited file was called "new", and the build gave the edited paper a new id.
+    old = mission_text(pr, 5)
+    sentences = re.split(r"(?<=\.) ", old)
+    new = " ".join(sentences[: len(sentences) // 2] + [
+        "We release a reference implementation and report ablations on eleven language modelling benchmarks.",
+        "The method adds no parameters and costs under two percent more time per step on every model we trained."])
+    edit_line(pr, 5, new)
+    pr.commit("edit an abstract in place")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 0, stderr
+    rows = summary_rows(summary)
+    assert len(rows) == 19
+    assert rows[5].startswith("edits the abstract of ")
+    assert f"which read: {old}" in rows[5]
+    assert {status for line, status in rows.items() if line != 5} == {"already published"}
+    assert "19 abstract(s): 0 new, 18 already published, 1 duplicate(s)." in github_markdown(summary)
+
+
+def test_a_shorter_variant_that_only_adds_a_link_is_shown_adding_it(pr):
+    # The shown text stays the published one (the variant is shorter), but the merge takes
+    # every variant's links: the paper got a Code button to the attacker's repository.
+    old = mission_text(pr, 5)
+    sentences = re.split(r"(?<=\.) ", old)
+    variant = " ".join(sentences[:-1] + ["Code is available at https://github.com/attacker-org/release."])
+    assert len(variant.split()) < len(old.split())
+    (pr.dir / "seeds" / "variant.txt").write_text(f"ICML 2026 Papers\n\n{variant}\n", encoding="utf-8")
+    pr.commit("add a variant")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 0, stderr
+    [status] = summary_rows(summary).values()
+    assert status.startswith("duplicate of ")
+    assert status.endswith("; adds links: https://github.com/attacker-org/release")
+    assert "replaces" not in status
+
+
+def test_a_hidden_paper_shown_again_is_told(pr):
+    hidden = derive(parse_seed((pr.dir / MISSION).read_bytes(), MISSION), load_taxonomy())
+    [paper] = [p for p in hidden if any(s.line == 7 for s in p.sources)]
+    (pr.dir / "seeds" / "curation.yml").write_text(f'{paper.id}:\n  hide: "withdrawn by the authors"\n', encoding="utf-8")
+    pr.commit("hide a paper")
+    pr.base = pr.git("rev-parse", "HEAD").strip()
+    # the pull request resubmits it with a sentence more, and drops the entry that hid it
+    (pr.dir / "seeds" / "curation.yml").write_text("", encoding="utf-8")
+    (pr.dir / "seeds" / "again.txt").write_text(
+        f"ICML 2026 Papers\n\n{mission_text(pr, 7)} We also release the code.\n", encoding="utf-8")
+    pr.commit("bring it back")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 0, stderr
+    [status] = summary_rows(summary).values()
+    assert "brings back a hidden paper (hidden: withdrawn by the authors)" in status
+
+
+def test_seventy_variants_of_a_published_abstract_are_all_its_duplicates(pr):
+    # Over MAX_BUCKET texts share every sketch value: none was compared, all were "new".
+    words = mission_text(pr, 5).split(" ")
+    places = [i for i, w in enumerate(words) if w.isalpha() and len(w) > 3][:70]
+    variants = [" ".join(words[:i] + [words[i] + "s"] + words[i + 1:]) for i in places]
+    (pr.dir / "seeds" / "variants.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(variants) + "\n", encoding="utf-8")
+    pr.commit("seventy variants")
+    code, summary, stderr = pr.run_summary_step()
+    assert code == 0, stderr
+    rows = summary_rows(summary)
+    assert len(rows) == 70
+    assert all(status.startswith("duplicate of ") for status in rows.values())

@@ -26,5 +26,7 @@ if [ "${#seeds[@]}" -eq 0 ]; then
 fi
 
 status=0
-"$python" -m generator validate --format markdown -- "${seeds[@]}" >>"$summary" || status=$?
+# --base: the papers the base already had are "already published", and every change to
+# one of them (text, links, address, a hidden paper shown again) is told.
+"$python" -m generator validate --format markdown --base "$base" -- "${seeds[@]}" >>"$summary" || status=$?
 exit "$status"

@@ -25,7 +25,7 @@ from generator.core import schema
 from generator.core.errors import CurationError, GeneratorError, raise_all
 from generator.core.model import Paper, Topic
 from generator.core.schema import check
-from generator.core.yamlfile import YamlFile, load_yaml
+from generator.core.yamlfile import YamlFile, load_yaml, parse_yaml
 from generator.seeds.read import display_path, unsafe_input
 
 WHERE_IDS_ARE = "docs/papers.json lists every id after a build"
@@ -198,3 +198,9 @@ def find_curation(seed_dirs: Sequence[Path]) -> Curation | None:
                 raise CurationError(problem, display_path(path))
             return load_curation(path, display_path(path))
     return None
+
+
+def read_curation_bytes(shown: str, data: bytes) -> Curation:
+    """A curation file read from elsewhere than the working tree (a pull request's base):
+    its bytes, named ``shown`` in messages."""
+    return read_curation(parse_yaml(data.decode("utf-8", "replace"), shown, CurationError))

@@ -14,14 +14,23 @@ Work is near-linear in the number of abstracts: each is hashed once and only
 compared with the few that share a sketch value. Sketch values shared by very
 many abstracts (boilerplate such as "in this paper we") are skipped: a true
 duplicate shares most of its other sketch values too.
+
+Papers already known (published before, or named by the curation file) are
+*anchors* (:class:`Anchor`): a submission that is a near duplicate of one joins it
+and the paper keeps its id, however many variants arrive and however their ids
+sort. Submissions are compared with an anchor's own texts only, never through
+another submission, and two anchors never merge. A sketch value is skipped only
+when many *anchors* share it: submissions alone cannot make a bucket too big to
+look in (seventy one-word variants of a published abstract once became seventy
+papers that way).
 """
 from __future__ import annotations
 
 import re
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import numpy as np
@@ -45,6 +54,23 @@ MIN_SHARED_SKETCH = 3
 MAX_GROUP = 64
 
 _WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A paper known before this build: published (:mod:`generator.derive.published`) or curated.
+
+    ``ids`` are the ids whose texts are this paper exactly (its id and every alias);
+    ``texts`` are texts it showed that may no longer be submitted (an abstract edited
+    since), which a submission is compared with too. Whatever joins it keeps ``id``,
+    unless ``keeps_id`` is false (a paper the curation file names but that was not
+    published: its group is kept together, and takes the smallest id as any other).
+    """
+
+    id: str
+    ids: frozenset[str]
+    texts: tuple[str, ...] = ()
+    keeps_id: bool = True
 
 
 class _Words(dict):
@@ -136,18 +162,22 @@ def is_duplicate(a: frozenset[int], b: frozenset[int]) -> bool:
     return containment >= MIN_CONTAINMENT and jaccard >= MIN_JACCARD
 
 
-def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+def candidate_pairs(sketches: Sequence[Sequence[int]], anchored: Sequence[bool] | None = None) -> list[tuple[int, int]]:
     """Index pairs (i < j) that share at least MIN_SHARED_SKETCH sketch values, sorted.
 
     In bulk: every (value, abstract) sorted by value; the abstracts of a value that at
     most MAX_BUCKET share are paired by looking 1, 2, ... places ahead in that order;
-    the pairs are counted with one sort.
+    the pairs are counted with one sort. ``anchored`` marks the abstracts of known
+    papers: in a bigger bucket, each of them is paired with every abstract that is not
+    one, as long as at most MAX_BUCKET of them share the value (a stock phrase of the
+    digest is shared by many known papers; a flood of submitted variants by none).
     """
     sizes = np.fromiter(map(len, sketches), dtype=np.int64, count=len(sketches))
     if sizes.sum() == 0:
         return []
+    n = len(sketches)
     values = np.fromiter(chain.from_iterable(sketches), dtype=np.uint64, count=int(sizes.sum()))
-    docs = np.repeat(np.arange(len(sketches), dtype=np.int64), sizes)
+    docs = np.repeat(np.arange(n, dtype=np.int64), sizes)
     order = np.lexsort((docs, values))
     values, docs = values[order], docs[order]
     first = np.concatenate(([True], values[1:] != values[:-1]))
@@ -159,14 +189,30 @@ def candidate_pairs(sketches: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
         same = (group[ahead:] == group[:-ahead]) & small[ahead:]
         if not same.any():
             break
-        codes.append(docs[:-ahead][same] * len(sketches) + docs[ahead:][same])
+        codes.append(docs[:-ahead][same] * n + docs[ahead:][same])
+    if anchored is not None and (group_size > MAX_BUCKET).any():
+        codes += _anchored_codes(docs, group, group_size, np.flatnonzero(first), np.asarray(anchored, dtype=bool), n)
     if not codes:
         return []
     codes = np.sort(np.concatenate(codes))
     # a pair that shares n values is n equal codes in a row: keep the n-th of each
     kept = codes[MIN_SHARED_SKETCH - 1:][codes[MIN_SHARED_SKETCH - 1:] == codes[:len(codes) - MIN_SHARED_SKETCH + 1]]
     kept = _sorted_unique(kept)
-    return list(zip((kept // len(sketches)).tolist(), (kept % len(sketches)).tolist()))
+    return list(zip((kept // n).tolist(), (kept % n).tolist()))
+
+
+def _anchored_codes(docs: np.ndarray, group: np.ndarray, group_size: np.ndarray, starts: np.ndarray,
+                    anchored: np.ndarray, n: int) -> list[np.ndarray]:
+    """Pair codes (i * n + j, i < j) of each anchored abstract with every other one in the
+    buckets over MAX_BUCKET that at most MAX_BUCKET anchored abstracts share."""
+    held = np.bincount(group, weights=anchored[docs], minlength=len(group_size))
+    out = []
+    for g in np.flatnonzero((group_size > MAX_BUCKET) & (held > 0) & (held <= MAX_BUCKET)).tolist():
+        members = docs[starts[g]:starts[g] + group_size[g]]
+        mine = anchored[members]
+        a, others = members[mine], members[~mine]
+        out.append((np.minimum.outer(a, others) * n + np.maximum.outer(a, others)).ravel())
+    return out
 
 
 def _alike(a: list[int], b: list[int], sets: _Sets) -> bool:
@@ -199,18 +245,22 @@ def _union_links(variants: Iterable[Paper]) -> tuple[Link, ...]:
     return tuple(seen.values())
 
 
-def merge(variants: list[Paper]) -> Paper:
+def merge(variants: list[Paper], anchor: Anchor | None = None) -> Paper:
     """One paper from the submitted variants of an abstract.
 
     It lists every source, keeps the union of links, shows the most complete text
     (most words; ties go to the first submitted) and keeps the smallest id, so
     adding a variant rarely changes the paper's URL; the others become aliases.
+    With an ``anchor`` (a paper known before), it keeps the anchor's id instead, and
+    every id the anchor had stays an alias: a published address never changes.
     """
     sources = tuple(sorted({s for p in variants for s in p.sources}))
     ordered = sorted(variants, key=lambda p: (p.sources[0]))
     shown = max(ordered, key=lambda p: len(p.text.split()))
     first = min(ordered, key=lambda p: p.sources[0])
     ids = sorted({p.id for p in variants} | {a for p in variants for a in p.aliases})
+    if anchor is not None and anchor.keeps_id:
+        ids = [anchor.id, *sorted((set(ids) | anchor.ids) - {anchor.id})]
     return replace(
         shown,
         id=ids[0],
@@ -241,9 +291,10 @@ def _same_text(by_id: dict[str, list[Paper]]) -> None:
     raise_all(errors)
 
 
-def duplicate_pairs(texts: Iterable[str]) -> list[tuple[str, str]]:
+def duplicate_pairs(texts: Iterable[str], anchored: Collection[str] = frozenset()) -> list[tuple[str, str]]:
     """The near duplicates among ``texts``: pairs of their paper ids (first < second), each
     pair's shingle sets verified, in order. Exact duplicates are one id, so not a pair.
+    ``anchored`` holds the ids of known papers (:attr:`Anchor.ids`; see :func:`candidate_pairs`).
 
     It needs the texts alone, so a build finds them in a worker from the seed bytes while
     it parses (:func:`generator.pipeline.start_early`): most of deduplication's time."""
@@ -252,7 +303,13 @@ def duplicate_pairs(texts: Iterable[str]) -> list[tuple[str, str]]:
         distinct.setdefault(paper_id(t), t)
     ids = sorted(distinct)
     sets = Shingles([distinct[i] for i in ids])
-    return [(ids[i], ids[j]) for i, j in candidate_pairs(sets.sketches()) if is_duplicate(sets[i], sets[j])]
+    flags = [i in anchored for i in ids] if anchored else None
+    return [(ids[i], ids[j]) for i, j in candidate_pairs(sets.sketches(), flags) if is_duplicate(sets[i], sets[j])]
+
+
+def anchored_ids(anchors: Iterable[Anchor]) -> frozenset[str]:
+    """Every id of the known papers: what :func:`duplicate_pairs` needs to know of them."""
+    return frozenset(i for a in anchors for i in a.ids)
 
 
 class _Sets:
@@ -267,10 +324,65 @@ class _Sets:
         return self.made[i]
 
 
-def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None = None) -> list[Paper]:
+class _Joins:
+    """For each submitted abstract, the known paper it is nearest to among those it duplicates."""
+
+    def __init__(self, anchors: Sequence[Anchor]):
+        self.anchors = anchors
+        self.best: dict[int, tuple[float, float, str, int]] = {}
+
+    def offer(self, node: int, anchor: int, a: frozenset[int], b: frozenset[int]) -> None:
+        containment, jaccard = similarity(a, b)
+        if containment < MIN_CONTAINMENT or jaccard < MIN_JACCARD:
+            return
+        # the most similar wins; between equals, the smallest id: the same choice every time
+        key = (-jaccard, -containment, self.anchors[anchor].id, anchor)
+        if node not in self.best or key < self.best[node]:
+            self.best[node] = key
+
+    def owners(self) -> dict[int, int]:
+        return {node: key[3] for node, key in self.best.items()}
+
+
+def _owners(index: Mapping[str, int], anchors: Sequence[Anchor], claims: Mapping[str, str]) -> dict[int, int]:
+    """Abstract -> anchor, for the abstracts that are a known paper exactly or were edited in
+    place (``claims``: the id of the edited text -> the id of the paper it was)."""
+    owner: dict[int, int] = {}
+    for k, a in enumerate(anchors):
+        for i in sorted(a.ids):
+            if i in index:
+                owner.setdefault(index[i], k)
+    by_id = {a.id: k for k, a in enumerate(anchors)}
+    for text_id, pid in sorted(claims.items()):
+        if text_id in index and pid in by_id:
+            owner.setdefault(index[text_id], by_id[pid])
+    return owner
+
+
+def _phantom_joins(joins: _Joins, exact: Sequence[Paper], index: Mapping[str, int], free: Sequence[int]) -> None:
+    """Offer the free abstracts to the known papers whose shown texts no seed holds any longer."""
+    phantoms = [(k, t) for k, a in enumerate(joins.anchors) for t in a.texts if paper_id(t) not in index]
+    if not phantoms or not free:
+        return
+    texts = [t for _, t in phantoms] + [exact[i].text for i in free]
+    sets = Shingles(texts)
+    flags = [True] * len(phantoms) + [False] * len(free)
+    for i, j in candidate_pairs(sets.sketches(), flags):
+        if i < len(phantoms) <= j:
+            joins.offer(free[j - len(phantoms)], phantoms[i][0], sets[i], sets[j])
+
+
+def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None = None,
+                anchors: Sequence[Anchor] = (), claims: Mapping[str, str] | None = None) -> list[Paper]:
     """Merge exact and near duplicates; every source ends up in exactly one paper.
     Different abstracts with one id are refused (:class:`SeedError`). ``pairs`` is
-    :func:`duplicate_pairs` of the papers' texts when it was found beforehand."""
+    :func:`duplicate_pairs` of the papers' texts (with :func:`anchored_ids` of the
+    anchors) when it was found beforehand.
+
+    ``anchors`` are the papers known before (:class:`Anchor`): an abstract that is one
+    exactly, or was edited in place from one (``claims``), or is a near duplicate of one
+    of its texts, joins it and keeps its id; the abstract nearest to none are grouped
+    among themselves as before. Two anchors never merge."""
     by_id: dict[str, list[Paper]] = defaultdict(list)
     for p in papers:
         by_id[p.id].append(p)
@@ -279,13 +391,30 @@ def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None
     exact = [merge(by_id[i]) if len(by_id[i]) > 1 else by_id[i][0] for i in ids]
 
     if pairs is None:
-        pairs = duplicate_pairs(p.text for p in exact)
+        pairs = duplicate_pairs((p.text for p in exact), anchored_ids(anchors))
     index = {pid: i for i, pid in enumerate(ids)}
     sets = _Sets([p.text for p in exact])
+    owner = _owners(index, anchors, claims or {})
+    joins = _Joins(anchors)
+    loose: list[tuple[int, int]] = []
+    for i, j in sorted((index[a], index[b]) for a, b in pairs if a in index and b in index):
+        oi, oj = owner.get(i), owner.get(j)
+        if oi is None and oj is None:
+            loose.append((i, j))
+        elif oi is None or oj is None:  # a submission and a known paper; two known papers never merge
+            node, ref, k = (i, j, oj) if oi is None else (j, i, oi)
+            joins.offer(node, k, sets[ref], sets[node])
+    if anchors:
+        _phantom_joins(joins, exact, index, [i for i in range(len(exact)) if i not in owner])
+    for node, k in joins.owners().items():
+        owner.setdefault(node, k)
+
     parent = list(range(len(exact)))
     members = {i: [i] for i in range(len(exact))}  # root -> its group
     # in the order of the candidates (by index, as the ids are sorted): the same groups every time
-    for i, j in sorted((index[a], index[b]) for a, b in pairs if a in index and b in index):
+    for i, j in loose:
+        if i in owner or j in owner:
+            continue
         ri, rj = _find(parent, i), _find(parent, j)
         if ri != rj and _alike(members[ri], members[rj], sets):
             root, other = min(ri, rj), max(ri, rj)
@@ -293,7 +422,12 @@ def deduplicate(papers: Iterable[Paper], pairs: Iterable[tuple[str, str]] | None
             members[root] += members.pop(other)
 
     groups: dict[int, list[Paper]] = defaultdict(list)
+    known: dict[int, list[Paper]] = defaultdict(list)
     for i, p in enumerate(exact):
-        groups[_find(parent, i)].append(p)
+        if i in owner:
+            known[owner[i]].append(p)
+        else:
+            groups[_find(parent, i)].append(p)
     merged = [merge(g) if len(g) > 1 else g[0] for g in groups.values()]
+    merged += [merge(g, anchors[k]) for k, g in known.items()]
     return sorted(merged, key=lambda p: p.id)

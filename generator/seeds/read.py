@@ -3,6 +3,7 @@ and the curation file beside them. Every other stage is handed what is read here
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -175,3 +176,51 @@ def describe_dates(dates: dict[str, datetime], how: str, files: int) -> str:
         return f"feed dates: git history, for all {files} seed file(s)"
     return (f"feed dates: git history for {len(dates)} of {files} seed file(s); "
             "the others (not committed yet) by January 1 of their header's year")
+
+
+def read_seeds_at(commit: str, folder: Path, curation_file: str) -> tuple[list[tuple[str, bytes]], tuple[str, bytes] | None]:
+    """The input edge of a pull request's base: (display path, bytes) of every seed file under
+    ``folder`` as it was at ``commit``, and (display path, bytes) of the curation file there
+    named ``curation_file``, read with git.
+
+    What the pull request changes is compared with this: a paper of an edited file that
+    was already published is not new. Only regular files are read (a symbolic link in the
+    base is no seed, as it is none in a checkout); a commit git cannot read is an error.
+    """
+    shown = display_path(folder)
+    top = _git(folder, "rev-parse", "--show-toplevel")
+    if top is None or not re.fullmatch(r"[0-9A-Za-z_./~^@{}-]+", commit) or commit.startswith("-"):
+        raise SeedError(f"cannot read the seeds at the base commit {commit!r}: not a git checkout or not a commit", shown)
+    root = Path(top.strip())
+    try:
+        rel = folder.resolve().relative_to(root).as_posix()
+    except ValueError:
+        raise SeedError("the seed folder is outside the git checkout", shown) from None
+    listing = _git_bytes(root, "ls-tree", "-r", "-z", "--full-tree", f"{commit}^{{tree}}", "--", rel)
+    if listing is None:
+        raise SeedError(f"cannot read the seeds at the base commit {commit!r}: git ls-tree failed", shown)
+    seeds, curation = [], None
+    for entry in sorted(filter(None, listing.split(b"\0"))):
+        meta, _, name = entry.partition(b"\t")
+        mode, kind, blob = meta.decode("ascii", "replace").split(" ")
+        path = name.decode("utf-8", "replace")
+        if kind != "blob" or mode not in ("100644", "100755"):
+            continue
+        data = _git_bytes(root, "cat-file", "blob", blob)
+        if data is None:
+            raise SeedError(f"cannot read {path} at the base commit {commit!r}", shown)
+        where = display_path(root / path)
+        if path.endswith(".txt"):
+            seeds.append((where, data))
+        elif path == f"{rel}/{curation_file}".removeprefix("./"):
+            curation = (where, data)
+    return seeds, curation
+
+
+def _git_bytes(cwd: Path, *args: str) -> bytes | None:
+    """The output of a git command as bytes (a seed's own), or None when it fails."""
+    try:
+        run = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True)
+    except OSError:
+        return None
+    return run.stdout if run.returncode == 0 else None

@@ -48,10 +48,10 @@ from pathlib import Path
 
 import yaml
 
-from generator.site.compact import compact_html, compact_site, inert, splits_cleanly
-from generator.core.errors import GeneratorError
 from generator.core import outputs
+from generator.core.errors import GeneratorError
 from generator.core.parallel import map_chunks
+from generator.site.compact import compact_html, compact_site, inert, splits_cleanly
 from generator.site.config import mkdocs_config, site_url
 
 log = logging.getLogger("generator")
