@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 import yaml
+from yaml_env_tag import construct_env_tag
 
 from . import curate, explore
 from .cache import Entry, fingerprint, read_cache, text_key, write_cache
@@ -35,8 +36,9 @@ from .model import Digest, Paper, Topic
 from .parallel import Background, Pending, map_chunks, split, workers
 from .parse import abstract_texts, parse_seed
 from .related import add_related
-from .render import Repository, render_site
+from .render import GENERATED_DIRS, GENERATED_FILES, Repository, render_site
 from .search import search_files
+from .sitemap import page_paths, render_sitemaps
 from .tag import load_taxonomy, tag_texts
 from .title import first_titles, title_all
 from .venues import check_venues
@@ -341,10 +343,13 @@ def describe_dates(dates: dict[str, datetime], how: str, files: int) -> str:
 
 
 class _IgnoreTags(yaml.SafeLoader):
-    """mkdocs.yml may hold tags such as !ENV or !!python/name: read as null, not an error."""
+    """mkdocs.yml may hold tags such as !relative or !!python/name: read as null, not an error.
+    ``!ENV`` is read as MkDocs reads it (its own dependency, pyyaml_env_tag), so that the
+    generator and MkDocs agree on ``site_url: !ENV SITE_URL``."""
 
 
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+_IgnoreTags.add_constructor("!ENV", construct_env_tag)
 
 
 def mkdocs_config(config: Path) -> dict:
@@ -357,9 +362,20 @@ def mkdocs_config(config: Path) -> dict:
 
 
 def site_url(config: Path = Path("mkdocs.yml")) -> str:
-    """``site_url`` from the MkDocs config, or "" when there is none."""
+    """``site_url`` from the MkDocs config (``!ENV`` resolved), ending in "/" as MkDocs makes
+    it, or "" when there is none."""
     value = mkdocs_config(config).get("site_url")
-    return value if isinstance(value, str) else ""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    return value if value.endswith("/") else value + "/"
+
+
+def hand_written_pages(docs: Path) -> list[str]:
+    """The Markdown pages of ``docs`` the generator does not write (contribute.md...), as paths in it."""
+    if not docs.is_dir():
+        return []
+    rels = (p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    return sorted(rel for rel in rels if rel not in GENERATED_FILES and rel.split("/")[0] not in GENERATED_DIRS)
 
 
 def site_repository(config: Path = Path("mkdocs.yml")) -> Repository:
@@ -470,13 +486,18 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     visible = digest.visible()
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
+    address = site_url()
+    if not address:
+        log.info("no site_url (mkdocs.yml reads it from SITE_URL): no sitemaps, canonical links, og:url or og:image, "
+                 "and the feeds link relatively")
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository())
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository(),
+                            site_url=address)
     except GeneratorError:
         laying.cancel()
         indexing.cancel()
         raise
-    files.update(render_feeds(visible, digest.topics, dates, site_url()))
+    files.update(render_feeds(visible, digest.topics, dates, address))
     watch.lap("render")
     files.update(indexing.result())
     watch.lap("index")
@@ -484,6 +505,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     files.update(explore.render_explore(digest, coordinates, info.span))
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
+    aliases = {f"papers/{alias}.md" for p in visible for alias in p.aliases}
+    files.update(render_sitemaps(page_paths([*files, *hand_written_pages(docs)], aliases), address))
     written, removed = write_tree(docs, files)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}

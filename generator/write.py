@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BuildError
-from .render import GENERATED_DIRS, GENERATED_FILES
+from .render import GENERATED_DIRS, GENERATED_FILES, OPTIONAL_FILES
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,9 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
             rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
             existing.update(f"{rel_folder}/{name}" for name in names)
             listed.update(f"{rel_folder}/{name}" for name in folders)
+    # The files at the top that a build writes only sometimes (the sitemaps, with a site_url)
+    # are stale when it does not; the others are written by every build.
+    existing.update(name for name in OPTIONAL_FILES if os.path.isfile(os.path.join(base, name)))
     listed |= existing
     new: list[tuple[str, bytes]] = []
     changed: list[tuple[str, bytes, bytes]] = []
