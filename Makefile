@@ -37,6 +37,8 @@ docs: $(VENV)/.site-installed $(KATEX)/katex.min.js
 # for the paper pages rather than each of them; the generator fills every paper into it
 # and takes the templates' indentation out of the pages (generator/site/stamp.py, compact.py).
 # A plain `mkdocs build` renders the same site, four times slower.
+# SITE_URL=https://.../ (mkdocs.yml reads it) gives the pages absolute canonical and Open Graph
+# addresses and the sitemaps; without it the build says what it left out.
 site: docs
 	$(PY) -m generator site
 

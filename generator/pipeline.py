@@ -33,6 +33,7 @@ from generator.pages import explore
 from generator.pages.feeds import render_feeds
 from generator.pages.render import render_site
 from generator.pages.search_index import search_files
+from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.write import write_tree
 from generator.seeds.parse import abstract_texts, parse_all
 from generator.seeds.read import describe_dates, display_path, read_seeds, seed_dates, seed_paths
@@ -238,13 +239,18 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     visible = digest.visible()
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
+    address = site_url()
+    if not address:
+        log.info("no site_url (mkdocs.yml reads it from SITE_URL): no sitemaps, canonical links, og:url or og:image, "
+                 "and the feeds link relatively")
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository())
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository(),
+                            site_url=address)
     except GeneratorError:
         laying.cancel()
         indexing.cancel()
         raise
-    files.update(render_feeds(visible, digest.topics, dates, site_url()))
+    files.update(render_feeds(visible, digest.topics, dates, address))
     watch.lap("render")
     files.update(indexing.result())
     watch.lap("index")
@@ -252,6 +258,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     files.update(explore.render_explore(digest, coordinates, info.span))
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
+    aliases = {f"papers/{alias}.md" for p in visible for alias in p.aliases}
+    files.update(render_sitemaps(page_paths([*files, *hand_written_pages(docs)], aliases), address))
     written, removed = write_tree(docs, files)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from support import CHROMIUM, CHROMIUM_ARGS, REPO, BuiltSite, build_site
+from support import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ABSTRACT, HOSTILE_TITLE, REPO, SITE_URL, BuiltSite, build_site
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +34,27 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def addressed_site(tmp_path_factory) -> BuiltSite:
+    """The repository's seeds, one hostile paper (its abstract above, its title set by the
+    curation file) and a paper submitted again with a sentence more (so an alias page), built
+    with SITE_URL set, as the deploy builds it."""
+    from generator.seeds.parse import parse_seed
+
+    dest = tmp_path_factory.mktemp("addressed")
+    seeds = dest / "seeds"
+    shutil.copytree(REPO / "seeds", seeds)
+    seed = f"NeurIPS 2025 Papers\n\n{HOSTILE_ABSTRACT}\n".encode("utf-8")
+    (seeds / "hostile.txt").write_bytes(seed)
+    # a later submission of a paper with a sentence more: an alias page, which no sitemap lists
+    text = (REPO / "seeds" / "000_ca08d30626a6d4f8.txt").read_text(encoding="utf-8").split("\n\n")[1].strip()
+    (seeds / "again.txt").write_text(f"ICML 2026 Papers\n\n{text} We thank the reviewers for their comments.\n", encoding="utf-8")
+    (hostile,) = parse_seed(seed, "seeds/hostile.txt")
+    curation = (seeds / "curation.yml").read_text(encoding="utf-8")
+    title = HOSTILE_TITLE.replace("\\", "\\\\").replace('"', '\\"').replace("\u2028", "\\L")
+    (seeds / "curation.yml").write_text(curation + f'\n{hostile.id}:\n  title: "{title}"\n', encoding="utf-8")
+    built = build_site(dest / "out", [seeds], site_url=SITE_URL)
+    built.hostile_id = hostile.id  # type: ignore[attr-defined]
+    return built

@@ -25,6 +25,14 @@ SHARED = REPO.parent / "shared"
 CORPORA = SHARED / "corpora"
 HAND_WRITTEN = ("contribute.md", "assets")
 
+# A title and an abstract that try to end every context the page's head puts seed text in:
+# the JSON-LD script (</script>, <!--, U+2028), an attribute (quotes), CDATA (]]>).
+HOSTILE_TITLE = 'Breaking </script><script>alert(1)</script> "Quotes" \'too\' ]]> <!-- & \u2028 out'
+HOSTILE_ABSTRACT = ('We show that </script><!-- a "quoted" \'word\' ]]> & <b>bold</b>\u2028 and\u2029 more '
+                    "can end nothing in this page, and we evaluate the method on five benchmarks with code "
+                    "at https://github.com/example/hostile-code for everyone to read.")
+SITE_URL = "https://example.github.io/digest/"
+
 
 @dataclass
 class BuiltSite:
@@ -46,9 +54,13 @@ def published_papers(site: Path) -> list[dict]:
     return json.loads(gzip.decompress((site / "papers.json.gz").read_bytes()).decode("utf-8"))["papers"]
 
 
-def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) -> subprocess.CompletedProcess:
-    """`python -m generator ARGS` in a subprocess, as a user runs it (``timeout``: fail rather than hang)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None,
+                  site_url: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m generator ARGS` in a subprocess, as a user runs it (``timeout``: fail rather than
+    hang), with SITE_URL (which mkdocs.yml reads) set to ``site_url``, or unset."""
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"} | {"PYTHONPATH": str(REPO)}
+    if site_url is not None:
+        env["SITE_URL"] = site_url
     return subprocess.run(
         [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
@@ -56,10 +68,9 @@ def run_generator(*args: str, cwd: Path = REPO, timeout: float | None = None) ->
 
 def build_site(dest: Path, seed_dirs: list[Path], site_url: str | None = None) -> BuiltSite:
     """Generate and build a whole site from ``seed_dirs`` under ``dest``, failing on any MkDocs
-    warning; with ``site_url`` set in its mkdocs.yml (the project's has none)."""
+    warning; with SITE_URL set to ``site_url`` (mkdocs.yml reads it), as the deploy sets it."""
     dest.mkdir(parents=True, exist_ok=True)
-    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    (dest / "mkdocs.yml").write_text((f"site_url: {site_url}\n" if site_url else "") + config, encoding="utf-8")
+    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
     shutil.copytree(REPO / "overrides", dest / "overrides")
     docs = dest / "docs"
     docs.mkdir()
@@ -74,14 +85,14 @@ def build_site(dest: Path, seed_dirs: list[Path], site_url: str | None = None) -
     args = ["build", "--docs", str(docs)]
     for d in seed_dirs:
         args += ["--seeds", str(d)]
-    gen = run_generator(*args, cwd=dest)
+    gen = run_generator(*args, cwd=dest, site_url=site_url)
     assert gen.returncode == 0, gen.stderr
-    site = run_generator("site", "--config", str(dest / "mkdocs.yml"), cwd=dest)
+    site = run_generator("site", "--config", str(dest / "mkdocs.yml"), cwd=dest, site_url=site_url)
     assert site.returncode == 0, site.stderr
     return BuiltSite(dest, docs, dest / "site", gen.stderr)
 
 
-def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
+def mkdocs_build(root: Path, site_url: str | None = None) -> subprocess.CompletedProcess:
     """A plain `mkdocs build --strict` of the project at ``root``: every page rendered by MkDocs
     (`make site` has it render one frame for the paper pages instead).
 
@@ -89,7 +100,10 @@ def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
     strict mode counts are dropped before they are counted and a broken link exits 0.
     """
     cmd = [str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-f", str(root / "mkdocs.yml")]
-    return subprocess.run(cmd, cwd=root, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"} | {"NO_MKDOCS_2_WARNING": "1"}
+    if site_url is not None:
+        env["SITE_URL"] = site_url
+    return subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=env)
 
 
 def github_markdown(text: str) -> str:

@@ -89,3 +89,20 @@ def test_make_clean_removes_exactly_the_declared_outputs(tmp_path):
 def test_each_stage_folder_says_what_it_holds(folder):
     init = REPO / "generator" / folder / "__init__.py"
     assert init.read_text(encoding="utf-8").startswith('"""')
+
+
+def test_every_import_of_the_generator_names_a_module_that_exists():
+    """Imports inside functions run only when called: one naming a module that moved would
+    fail in the middle of a build, not at start (and the layers contract cannot see it)."""
+    import ast
+    import importlib.util
+
+    missing = []
+    for path in sorted((REPO / "generator").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("generator"):
+                if importlib.util.find_spec(node.module) is None:
+                    missing.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.module}")
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                missing.append(f"{path.relative_to(REPO)}:{node.lineno}: a relative import (write it absolute)")
+    assert missing == []

@@ -54,9 +54,12 @@ def test_build_reports_what_it_did(project):
     result = run_generator("build", cwd=project)
     assert result.returncode == 0
     assert result.stdout == ""
-    dates, built = result.stderr.splitlines()
+    dates, address, built = result.stderr.splitlines()
     # the project folder is no git checkout: the feeds say what they were dated by instead
     assert dates == "feed dates: January 1 of each seed file's header year (not a git checkout)"
+    # and without SITE_URL, the build says what the site goes without
+    assert address == ("no site_url (mkdocs.yml reads it from SITE_URL): no sitemaps, canonical links, og:url or og:image, "
+                       "and the feeds link relatively")
     assert built.startswith("built 36 papers from 2 seed file(s) (2 duplicates merged) into docs in ")
     assert built.endswith("s: 0 file(s) written, 0 removed")
 

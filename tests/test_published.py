@@ -13,11 +13,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from generator.derive.published import PublishedPaper, edits_in_place, read_published
 from support import REPO
 
 from generator.core.model import Source
 from generator.derive import dedupe
+from generator.derive.published import PublishedPaper, edits_in_place, read_published
 from generator.pipeline import build
 from generator.seeds.identify import paper_id
 from generator.seeds.parse import parse_seed

@@ -12,7 +12,7 @@ from mkdocs.utils.meta import get_data
 from test_parse import A2
 
 from generator.core.model import Digest, Link, Paper, Source, Topic
-from generator.pages.render import Repository, render_json, render_paper, render_site
+from generator.pages.render import Repository, render_json, render_paper, render_site, structured_data
 
 TOPICS = [
     Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),
@@ -78,9 +78,11 @@ def test_front_matter_round_trips_any_title(title):
 
 
 def test_paper_page_front_matter_and_body():
-    page = render_paper(make('A: "B"', note="Camera-ready: see v2.", featured=True), SLUGS,
-                        repo=Repository("https://github.com/o/r", "trunk"))
+    paper = make('A: "B"', note="Camera-ready: see v2.", featured=True)
+    page = render_paper(paper, SLUGS, repo=Repository("https://github.com/o/r", "trunk"))
     body, meta = front(page)
+    # the structured data for the head (tests/test_head.py reads it back from built pages)
+    assert meta.pop("jsonld") == structured_data(paper, SLUGS)
     assert meta == {
         "title": "A: &quot;B&quot;",
         "id": "0123456789ab",

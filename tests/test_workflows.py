@@ -91,7 +91,7 @@ def test_the_token_is_read_only_by_default(path):
 def test_only_the_deploy_job_may_write_and_only_to_pages():
     jobs = workflow(DEPLOY)["jobs"]
     assert {job_id: job.get("permissions") for job_id, job in jobs.items()} == {
-        "build": None,
+        "build": {"contents": "read", "pages": "read"},  # pages: read for the site's address
         "deploy": {"pages": "write", "id-token": "write"},
     }
     assert jobs["deploy"]["needs"] == "build"
@@ -347,3 +347,16 @@ def test_seventy_variants_of_a_published_abstract_are_all_its_duplicates(pr):
     rows = summary_rows(summary)
     assert len(rows) == 70
     assert all(status.startswith("duplicate of ") for status in rows.values())
+
+
+def test_the_site_is_built_with_the_pages_address():
+    # without SITE_URL the published site has no sitemaps, canonical links or og:url
+    # (mkdocs.yml: site_url: !ENV SITE_URL)
+    build = workflow(DEPLOY)["jobs"]["build"]["steps"]
+    ids = [step.get("id") for step in build]
+    pages = build[ids.index("pages")]
+    assert pages["uses"].startswith("actions/configure-pages@") and PINNED.match(pages["uses"].split(" ")[0])
+    site = step_named(DEPLOY, "Build the site strictly")
+    assert site["run"] == "make site"
+    assert site["env"] == {"SITE_URL": "${{ steps.pages.outputs.base_url }}/"}
+    assert build.index(site) > ids.index("pages")

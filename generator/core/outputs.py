@@ -10,12 +10,18 @@ from __future__ import annotations
 import sys
 
 # folders the generator owns whole: every file in them is generated
-DIRS = ("papers", "topics", "venues", "search", "list")
+DIRS = ("papers", "topics", "venues", "search", "list", "sitemaps")
 MAP_JSON = "map.json"  # the map's positions; a deploy restores it so that the map keeps its shape
 MAP_PAGE = "map.md"
 READING_LIST_PAGE = "reading-list.md"
 FEED = "feed.xml"  # the digest's Atom feed; each topic's is in its folder
-FILES = ("index.md", "list.md", "papers.json", "papers.json.gz", FEED, MAP_JSON, MAP_PAGE, READING_LIST_PAGE)
+SITEMAP_FOLDER = "sitemaps"  # the sitemap files an index lists, at most 50,000 URLs each
+SITEMAP_INDEX = "sitemap.xml"
+ROBOTS = "robots.txt"
+FILES = ("index.md", "list.md", "papers.json", "papers.json.gz", FEED, MAP_JSON, MAP_PAGE, READING_LIST_PAGE,
+         SITEMAP_INDEX, SITEMAP_INDEX + ".gz", ROBOTS)
+# written only when the site's address is known (SITE_URL): a sitemap needs absolute URLs
+OPTIONAL = (SITEMAP_INDEX, SITEMAP_INDEX + ".gz")
 # folders whose pages MkDocs renders through one frame each, filled in by the site step
 STAMPED = ("papers", "topics", "venues", "list")
 

@@ -100,14 +100,48 @@ def _sources_html(p: Paper, repo: Repository, up: str) -> str:
             f'(<a href="{up}contribute/#curation">how</a>).</p></section>')
 
 
+# What would end a <script> element's text or change how it is read (``</script>``,
+# ``<!--``), and the line separators older JavaScript parsers end a string at: as JSON's
+# \u escapes, which read back as the same characters.
+_SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                                 "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON that can stand inside a <script> element whatever its strings hold."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+
+
+def structured_data(p: Paper, slugs: dict[str, str], site_url: str = "") -> str:
+    """The paper as a schema.org ScholarlyArticle, one JSON-LD <script> for the page's head:
+    title, abstract (plain text), topics, venue and year, code links, and its address where
+    the site's is known (a relative one is no identifier)."""
+    data: dict[str, object] = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "headline": p.title,
+        "abstract": to_plain(p.text),
+        "keywords": [t for t in p.tags if t in slugs],
+        "datePublished": str(p.year),
+        "publication": {"@type": "PublicationEvent", "name": f"{p.venue} {p.year}"},
+    }
+    code = [{"@type": "SoftwareSourceCode", "codeRepository": l.url} for l in p.links if l.kind == "code"]
+    if code:
+        data["workExample"] = code[0] if len(code) == 1 else code
+    if site_url:
+        data["url"] = site_url + paper_url(p)
+    return f'<script type="application/ld+json">{script_json(data)}</script>'
+
+
 def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, str] | None = None,
-                 repo: Repository = Repository()) -> str:
+                 repo: Repository = Repository(), site_url: str = "") -> str:
     """A paper page: front matter for paper.html: its title and description, which Material
-    prints in the page's head, and ``body``, all that the page shows: the sections, title,
+    prints in the page's head (and overrides/main.html in its Open Graph tags), ``jsonld``,
+    its :func:`structured_data`, and ``body``, all that the page shows: the sections, title,
     venue and topics, the abstract, its link buttons, the editor's note, the related papers
     and the sources, as HTML. The other keys are data for tools; no template reads them,
-    so every paper page is the same frame around three strings (:mod:`generator.site.stamp`).
-    ``cards`` are the :func:`related_card` of every listed paper."""
+    so every paper page is the same frame around four strings (:mod:`generator.site.stamp`).
+    ``cards`` are the :func:`related_card` of every listed paper; ``site_url`` ends in "/"."""
     meta = {
         # Material writes page.meta.title into <title> and the header unescaped,
         # so the title is stored HTML-escaped (papers.json has it plain).
@@ -126,6 +160,7 @@ def render_paper(p: Paper, slugs: dict[str, str], cards: dict[str, str] | None =
     related = [cards[i] for i in p.related if i in cards] if cards else []
     # Material writes the description into a <meta content="..."> attribute unescaped.
     meta["description"] = esc(to_plain(first_sentence(p.text, 160)))
+    meta["jsonld"] = structured_data(p, slugs, site_url)
     up = _up(paper_url(p))
     # The abstract is HTML made by clean.to_html, so nothing from the seed is read as Markdown.
     parts = [_paper_head(p, slugs, up), f'<div class="digest-abstract"><p>{to_html(p.text)}</p></div>', _links_html(p)]
@@ -197,8 +232,8 @@ def related_card(p: Paper, slugs: dict[str, str]) -> str:
 
 
 def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[str, str] | None = None,
-                   repo: Repository = Repository()) -> list[str]:
-    return [render_paper(p, slugs, cards, repo) for p in papers]
+                   repo: Repository = Repository(), site_url: str = "") -> list[str]:
+    return [render_paper(p, slugs, cards, repo, site_url) for p in papers]
 
 
 def _entry(p: Paper, up: str) -> str:
@@ -451,10 +486,12 @@ def render_json(papers: list[Paper]) -> str:
 
 
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
-                added: Mapping[str, datetime] | None = None, repo: Repository = Repository()) -> dict[str, str | bytes]:
+                added: Mapping[str, datetime] | None = None, repo: Repository = Repository(),
+                site_url: str = "") -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
-    when each seed file entered the repository (:func:`generator.pipeline.seed_dates`), for
-    the "newest" orders; without it papers are dated by their year.
+    when each seed file entered the repository (:func:`generator.seeds.read.seed_dates`), for
+    the "newest" orders; without it papers are dated by their year. ``site_url`` (ending
+    in "/", or "") is the site's address, for the paper pages' structured data.
 
     Paper pages are independent of each other: ``start(fn, papers)`` may render
     them in worker processes (:class:`generator.core.parallel.Pending`) while this
@@ -464,7 +501,7 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
     cards = {p.id: related_card(p, slugs) for p in papers}
-    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo), papers)
+    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo, site_url=site_url), papers)
     files: dict[str, str | bytes] = render_frames()
     # The site publishes the data gzipped (mkdocs.yml leaves papers.json out): 93 MB at
     # 50,000 papers, a tenth of the site, is 34 MB so. No timestamp: the same data gives the

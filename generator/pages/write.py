@@ -31,6 +31,7 @@ from pathlib import Path
 from generator.core.errors import BuildError
 from generator.core.outputs import DIRS as GENERATED_DIRS
 from generator.core.outputs import FILES as GENERATED_FILES
+from generator.core.outputs import OPTIONAL as OPTIONAL_FILES
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,9 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
             rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
             existing.update(f"{rel_folder}/{name}" for name in names)
             listed.update(f"{rel_folder}/{name}" for name in folders)
+    # The files at the top that a build writes only sometimes (the sitemaps, with a site_url)
+    # are stale when it does not; the others are written by every build.
+    existing.update(name for name in OPTIONAL_FILES if os.path.isfile(os.path.join(base, name)))
     listed |= existing
     new: list[tuple[str, bytes]] = []
     changed: list[tuple[str, bytes, bytes]] = []

@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import yaml
+from yaml_env_tag import construct_env_tag
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,13 @@ class Repository:
 
 
 class _IgnoreTags(yaml.SafeLoader):
-    """mkdocs.yml may hold tags such as !ENV or !!python/name: read as null, not an error."""
+    """mkdocs.yml may hold tags such as !relative or !!python/name: read as null, not an error.
+    ``!ENV`` is read as MkDocs reads it (its own dependency, pyyaml_env_tag), so that the
+    generator and MkDocs agree on ``site_url: !ENV SITE_URL``."""
 
 
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+_IgnoreTags.add_constructor("!ENV", construct_env_tag)
 
 
 def mkdocs_config(config: Path) -> dict:
@@ -41,9 +45,12 @@ def mkdocs_config(config: Path) -> dict:
 
 
 def site_url(config: Path = Path("mkdocs.yml")) -> str:
-    """``site_url`` from the MkDocs config, or "" when there is none."""
+    """``site_url`` from the MkDocs config (``!ENV`` resolved), ending in "/" as MkDocs makes
+    it, or "" when there is none."""
     value = mkdocs_config(config).get("site_url")
-    return value if isinstance(value, str) else ""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    return value if value.endswith("/") else value + "/"
 
 
 def site_repository(config: Path = Path("mkdocs.yml")) -> Repository:

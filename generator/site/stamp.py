@@ -1,7 +1,8 @@
 """The site step: ``mkdocs build`` for the pages that differ, one frame for the many that don't.
 
-Every paper page is the same Material page around three strings of its front matter (the
-title and description Material prints in the head, and ``body``, all the page shows); every
+Every paper page is the same Material page around four strings of its front matter (the
+title and description Material prints in the head, its structured data ``jsonld``, and
+``body``, all the page shows) and its own address; every
 listing page (topics, venues, all papers: their templates print nothing else) the same
 around its title and body, and a topic's feed; every alias page the same redirect around a
 location. Rendering them through Material's templates was nine tenths of ``mkdocs build``
@@ -13,8 +14,7 @@ at 3,300 papers (about 4 ms a page). So ``python -m generator site``
    (:func:`generator.pages.render.render_frames`), whose printed strings are markers;
 2. splits each rendered frame at its markers and fills them in, for every page the frame
    stands for (same template, same depth, the same strings printed), with that page's own
-   strings, and writes the page compacted (:mod:`generator.site.compact`); the stamped pages
-   join MkDocs' sitemap in MkDocs' order;
+   strings, and writes the page compacted (:mod:`generator.site.compact`);
 3. links the search index's files (:data:`PLACED`, one a paper) into the site, which MkDocs
    would copy one by one;
 4. compacts the pages MkDocs wrote.
@@ -32,7 +32,6 @@ every file the same.
 """
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 import os
@@ -52,7 +51,7 @@ from generator.core import outputs
 from generator.core.errors import GeneratorError
 from generator.core.parallel import map_chunks
 from generator.site.compact import compact_html, compact_site, inert, splits_cleanly
-from generator.site.config import mkdocs_config, site_url
+from generator.site.config import mkdocs_config
 
 log = logging.getLogger("generator")
 
@@ -67,7 +66,7 @@ STAMPED = outputs.STAMPED
 _LISTING = ("title", "body")
 _FEED = ("title", "body", "feed", "feed_title")
 FRAMES = {
-    "papers/_frame.md": ("paper.html", ("title", "description", "body")),
+    "papers/_frame.md": ("paper.html", ("title", "description", "jsonld", "body")),
     "papers/_alias.md": ("redirect.html", ("location",)),
     "topics/_frame.md": ("listing.html", _FEED),
     "topics/_deep/_frame.md": ("listing.html", _FEED),
@@ -84,7 +83,7 @@ PRINTED["paper.html"].update(("feed", "feed_title", "map"))
 # Generated static files MkDocs need not copy one by one (one a paper: at 3,300 papers, copying
 # the search index was most of the frame build): the site step links them into the site.
 PLACED = ("search",)
-_URL = "url"  # the slot that is the page's own URL (in canonical links and the sitemap)
+_URL = "url"  # the slot that is the page's own URL (in its canonical link and og:url)
 
 
 def slot(name: str) -> str:
@@ -257,53 +256,6 @@ def stamp_page(frames: dict[FrameKey, Frame], docs: Path, rel: str) -> str:
     return frame.page(values)
 
 
-_SITEMAP_ENTRY = re.compile(r"\s*<url>\s*<loc>([^<]*)</loc>.*?</url>", re.S)
-
-
-def _sort_key(rel: str) -> tuple:
-    """MkDocs' order of pages (mkdocs.structure.files.file_sort_key): a folder's own pages,
-    index first, then its subfolders'."""
-    parts = tuple(rel.split("/"))
-    return parts[:-1], parts[-1] != "index.md", parts[-1]
-
-
-def _source(docs: Path, url: str) -> str:
-    """The page in docs/ that MkDocs built at the directory URL ``url``."""
-    for rel in (f"{url}index.md" if url else "index.md", f"{url[:-1]}.md", f"{url}README.md"):
-        if rel == ".md":  # the home page has no such name
-            continue
-        if (docs / rel).is_file():
-            return rel
-    return url  # not a page of docs/: keeps its place among its folder's
-
-
-def stamp_sitemap(site: Path, docs: Path, stamped: list[str], base: str) -> None:
-    """Put the stamped pages in sitemap.xml (and .gz) in MkDocs' order of pages, each entry
-    as MkDocs wrote the frames': a sitemap lists pages only when mkdocs.yml has a site_url."""
-    path = site / "sitemap.xml"
-    if not path.is_file():
-        return
-    text = path.read_text(encoding="utf-8")
-    found = list(_SITEMAP_ENTRY.finditer(text))
-    if not found:
-        return
-    frame_urls = {base + url_of(rel) for rel in FRAMES}
-    model = next((m for m in found if m.group(1) in frame_urls), None)
-    if model is None:
-        return
-    own = model.group(1)
-    kept = [(_sort_key(_source(docs, m.group(1)[len(base):])), m.group(0)) for m in found if m.group(1) not in frame_urls]
-    added = [(_sort_key(rel), model.group(0).replace(f"<loc>{own}</loc>", f"<loc>{base + url_of(rel)}</loc>")) for rel in stamped]
-    body = "".join(entry for _, entry in sorted(kept + added, key=lambda x: x[0]))
-    text = text[: found[0].start()] + body + text[found[-1].end():]
-    path.write_text(text, encoding="utf-8")
-    gz = site / "sitemap.xml.gz"
-    if gz.is_file():
-        mtime = int.from_bytes(gz.read_bytes()[4:8], "little")  # MkDocs' build date, kept
-        with open(gz, "wb") as f, gzip.GzipFile(fileobj=f, filename=str(gz), mode="wb", mtime=mtime) as z:
-            z.write(text.encode("utf-8"))
-
-
 def _stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path, site: Path) -> list[str]:
     written = []
     for rel in rels:
@@ -324,14 +276,14 @@ def _stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path,
     return written
 
 
-def stamp_site(docs: Path, site: Path, base: str = "") -> list[str]:
+def stamp_site(docs: Path, site: Path) -> list[str]:
     """Write every page of :data:`STAMPED` in ``docs`` into ``site`` from the frames MkDocs
     rendered, on both cores (:func:`generator.core.parallel.map_chunks`), then remove the
-    frames. ``base`` is the site_url the sitemap's entries start with. Returns the files written."""
+    frames. Returns the files written. (The sitemaps are the generator's, in docs/:
+    :mod:`generator.pages.sitemap`.)"""
     frames = read_frames(docs, site)
     rels = stamped_pages(docs)
     written = map_chunks(partial(_stamp_chunk, frames=frames, docs=docs, site=site), rels)
-    stamp_sitemap(site, docs, rels, base)
     for rel in FRAMES:
         shutil.rmtree(site / url_of(rel))
     for folder in STAMPED:  # the folders of the deeper frames, now empty
@@ -464,9 +416,7 @@ def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
         raise GeneratorError("mkdocs build failed: its messages are above", str(config))
     from_mkdocs = set().union(*(_adopt(site / folder, old) for folder, old in kept.items()))
     laps = [time.perf_counter()]
-
-    base = site_url(config)
-    written = stamp_site(docs, site, base if not base or base.endswith("/") else base + "/")
+    written = stamp_site(docs, site)
     for folder in kept:
         _prune(site / folder, from_mkdocs | set(written))
     place_files(docs, site)

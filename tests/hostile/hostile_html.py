@@ -28,21 +28,26 @@ class Element:
 
 
 class PageScan(HTMLParser):
-    """Every element of a page, the text of its scripts, and comments."""
+    """Every element of a page, the text of its scripts, and comments. A script that is a
+    data block (JSON-LD: a paper page's structured data) is kept apart in ``data_blocks``:
+    it holds seed text by design, as JSON, and is never run."""
 
     def __init__(self, page: str):
         super().__init__(convert_charrefs=True)
         self.page = page
         self.elements: list[Element] = []
         self.scripts: list[str] = []
+        self.data_blocks: list[str] = []
         self.comments: list[str] = []
         self._in_script = False
+        self._text: list[str] = self.scripts
 
     def handle_starttag(self, tag, attrs):
         self.elements.append(Element(self.page, tag, attrs))
         if tag == "script":
             self._in_script = True
-            self.scripts.append("")
+            self._text = self.data_blocks if dict(attrs).get("type") == "application/ld+json" else self.scripts
+            self._text.append("")
 
     def handle_startendtag(self, tag, attrs):
         self.elements.append(Element(self.page, tag, attrs))
@@ -53,7 +58,7 @@ class PageScan(HTMLParser):
 
     def handle_data(self, data):
         if self._in_script:
-            self.scripts[-1] += data
+            self._text[-1] += data
 
     def handle_comment(self, data):
         self.comments.append(data)

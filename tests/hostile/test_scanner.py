@@ -8,6 +8,7 @@ abstract of every hostile paper must be on its page as text.
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -92,6 +93,10 @@ def test_scripts_and_comments_are_the_sites_own(hostile_scans, harmless_scans):
     for s in hostile_scans:
         for body in s.scripts:
             assert "alert" not in body and "evil" not in body, f"{s.page}: seed text inside a <script>: {body[:200]!r}"
+        # the structured data holds seed text, and it must stay one JSON value in one block
+        assert len(s.data_blocks) == (1 if s.page.startswith("papers/") and "window.location" not in "".join(s.scripts) else 0), s.page
+        for block in s.data_blocks:
+            assert json.loads(block)["@type"] == "ScholarlyArticle", s.page
     baseline_comments = {c for s in harmless_scans for c in s.comments}
     stray = {c for s in hostile_scans for c in s.comments} - baseline_comments
     assert not stray, f"comments a seed opened: {sorted(stray)[:5]}"
