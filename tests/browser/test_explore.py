@@ -428,3 +428,30 @@ def test_a_paper_page_does_not_load_the_map(page, page_log, site_url, papers):
     assert [u for u in asked if u.endswith("/assets/reading-list.js")]
     assert not [u for u in asked if u.endswith("/map.js") or u.endswith("/map.json")]
     assert page_log.problems() == []
+
+
+# -- bounded work from a link ------------------------------------------------------
+
+
+def _prefixes(text: str) -> list[str]:
+    """Every distinct prefix of the words of ``text``, folded as the map folds them."""
+    out: list[str] = []
+    for word in re.findall(r"[^\W_]+", text.lower()):
+        for k in range(1, len(word) + 1):
+            if word[:k] not in out:
+                out.append(word[:k])
+    return out
+
+
+def test_only_the_first_32_distinct_highlight_words_count(page, page_log, site_url, papers):
+    # each highlight word is looked for in every paper on each keystroke: a link's 4,000
+    # words took seconds a keystroke, so words are deduplicated and past the 32nd left out
+    paper = max(papers, key=lambda p: (len(_prefixes(p["title"])), p["id"]))
+    words = _prefixes(paper["title"])[:32]
+    assert len(words) == 32, "no mission title has 32 word prefixes"
+    open_map(page, site_url, "?highlight=" + "+".join(words + ["zzqqxxnotaword"]))
+    assert paper["title"] in page.locator(".digest-map-list a").all_inner_texts()
+    # a repeated word is one word: repeats cannot push the others out
+    open_map(page, site_url, "?highlight=" + "+".join([words[0]] * 40 + ["zzqqxxnotaword"]))
+    assert page.locator(".digest-map-status").inner_text().startswith(f"0 of {len(papers)} papers match")
+    assert page_log.problems() == []
