@@ -52,14 +52,41 @@
 
   var starred = null; // the starred ids, read once per change: a list page has thousands of stars
 
+  // Whether the list was stored. A write the browser refuses (the origin's storage is full:
+  // on GitHub Pages every project site of an owner shares one origin; or storage is off)
+  // is told to the reader in the page, and the stars keep showing what is stored.
   function save(papers) {
     starred = null;
+    var problem = "";
     try {
       localStorage.setItem(KEY, JSON.stringify({ version: 1, papers: papers }));
     } catch (e) {
-      console.warn("reading list: cannot save (" + e.message + ")");
+      problem = storageProblem(e);
     }
     refresh();
+    tell(problem);
+    return !problem;
+  }
+
+  function storageProblem(e) {
+    var full = e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" || e.code === 22);
+    return "Your reading list was not changed: " + (full
+      ? "this browser's storage for this site is full (sites on the same domain share it). " +
+        "Remove papers from the list, or clear other data this browser keeps for the domain."
+      : "this browser does not let this site keep data (" + ((e && e.message) || e) + ").");
+  }
+
+  // One notice per page, above its content, shown while the last write failed.
+  var notice = null;
+  function tell(text) {
+    if (!notice) {
+      if (!text) return;
+      notice = el("p", { class: "digest-storage-alert", role: "alert" });
+      var where = document.querySelector("article") || document.body;
+      where.insertBefore(notice, where.firstChild);
+    }
+    notice.textContent = text;
+    notice.hidden = !text;
   }
 
   function has(id) {
@@ -305,10 +332,18 @@
       papers.push(p);
       added++;
     });
-    save(papers);
+    if (!save(papers)) {
+      this.error.textContent = name + ": nothing was imported. " + notice.textContent;
+      return;
+    }
+    // What storage now holds, not what was asked of it
+    var stored = new Set(load().map(function (p) { return p.id; }));
+    var kept = result.papers.filter(function (p) { return stored.has(p.id); }).length;
     var skipped = result.papers.length - added;
-    this.message.textContent = "Imported " + added + (added === 1 ? " paper" : " papers") + " from " + name +
+    kept -= skipped;
+    this.message.textContent = "Imported " + kept + (kept === 1 ? " paper" : " papers") + " from " + name +
       (skipped ? " (" + skipped + " already in the list)" : "") + ".";
+    if (kept < added) this.error.textContent = name + ": " + (added - kept) + " of its papers could not be kept.";
   };
 
   function download(name, type, text) {

@@ -148,10 +148,15 @@ function parse(query) {
     return " "
   })
   const phrases = []
+  let phraseWords = 0
   const rest = query.replace(/"([^"]*)("?)/g, (_, inner, closed) => {
     const w = words(inner)
-    if (w.length)
-      phrases.push({ words: w, closed: Boolean(closed) })
+    /* the words of all phrases together, MAX_QUERY_WORDS at most: each adjacent pair
+     * is looked up in a pair file (five quoted abstracts fetched 450 of 588 of them) */
+    const kept = w.slice(0, MAX_QUERY_WORDS - phraseWords)
+    phraseWords += kept.length
+    if (kept.length)
+      phrases.push({ words: kept, closed: Boolean(closed) || kept.length < w.length })
     return ` ${w.join(" ")} `
   })
   const include = [], exclude = []
@@ -164,7 +169,7 @@ function parse(query) {
   return {
     terms: unique.filter(w => !STOP.has(w)).slice(0, MAX_QUERY_WORDS),
     exclude: [...new Set(exclude)].slice(0, MAX_QUERY_WORDS),
-    phrases: phrases.slice(0, MAX_QUERY_WORDS),
+    phrases,
     filters
   }
 }
@@ -383,12 +388,13 @@ async function phraseCandidates(m, phrase) {
   const w = phrase.closed ? phrase.words : phrase.words.slice(0, -1)
   if (w.length === 1 && phrase.closed && !STOP.has(w[0]))
     return nonzero(await scorePapers(m, w[0], true))
+  /* every pair at once: the pair files are fetched together, each once (pairBucket) */
+  const pairs = []
+  for (let i = 0; i + 1 < w.length; i++)
+    pairs.push(papersWithPair(m, w[i], w[i + 1]))
   let out = null
-  for (let i = 0; i + 1 < w.length; i++) {
-    const docs = await papersWithPair(m, w[i], w[i + 1])
+  for (const docs of await Promise.all(pairs))
     out = out === null ? docs : new Set([...out].filter(d => docs.has(d)))
-    if (!out.size) break
-  }
   return out
 }
 
@@ -499,8 +505,10 @@ function item(data, score, termsFound, pattern) {
     score,
     terms: termsFound
   }
+  /* Material adds the title, the text and each tag to the result as HTML (innerHTML):
+   * every one of them is escaped text, with <mark> and <p> the worker's own */
   if (data.tags && data.tags.length)
-    out.tags = data.tags
+    out.tags = data.tags.map(escapeHTML)
   return out
 }
 

@@ -427,3 +427,72 @@ def test_a_paper_page_does_not_load_the_map(page, page_log, site_url, papers):
     assert [u for u in asked if u.endswith("/assets/reading-list.js")]
     assert not [u for u in asked if u.endswith("/map.js") or u.endswith("/map.json")]
     assert page_log.problems() == []
+
+
+# -- storage that refuses writes ---------------------------------------------------
+
+# Fills this origin's localStorage until the browser refuses more: a full origin, as on
+# GitHub Pages, where every project site of an owner shares one. Returns the bytes held.
+FILL_STORAGE = """() => {
+  let size = 1 << 20, n = 0, held = 0;
+  while (size >= 16) {
+    try { localStorage.setItem('filler-' + n++, 'x'.repeat(size)); held += size; }
+    catch (e) { size >>= 1; }
+  }
+  try { localStorage.setItem('filler-probe', 'x'.repeat(16)); return -1; } catch (e) { return held; }
+}"""
+
+
+def test_a_star_on_a_full_origin_tells_the_reader_and_stays_off(page, page_log, site_url, papers):
+    visit(page, site_url + papers[0]["url"])
+    assert page.evaluate(FILL_STORAGE) > 0, "localStorage never refused a write"
+    star = "article h1 .digest-star"
+    page.locator(star).click()
+    alert = page.locator(".digest-storage-alert[role=alert]")
+    alert.wait_for(timeout=2000)
+    assert "not changed" in alert.inner_text() and "full" in alert.inner_text()
+    assert star_state(page, star) == "false"
+    assert page_log.problems() == []
+
+
+def test_an_import_that_does_not_fit_says_nothing_was_imported(page, page_log, site_url, papers, tmp_path):
+    path = tmp_path / "list.json"
+    entries = [{"id": p["id"], "title": p["title"]} for p in papers[:3]]
+    path.write_text(json.dumps({"format": "ml-paper-digest-reading-list", "version": 1, "papers": entries}), encoding="utf-8")
+    visit(page, site_url + "reading-list/")
+    page.wait_for_selector("#digest-reading-list[data-ready]")
+    assert page.evaluate(FILL_STORAGE) > 0, "localStorage never refused a write"
+    page.set_input_files("#digest-reading-import", str(path))
+    error = page.locator(".digest-reading-error")
+    error.filter(has_text="nothing was imported").wait_for(timeout=2000)
+    assert "full" in error.inner_text()
+    assert "Imported 3" not in page.locator(".digest-reading-message").inner_text()
+    assert page.locator(".digest-reading-items li").count() == 0
+    assert page_log.problems() == []
+
+
+# -- bounded work from a link ------------------------------------------------------
+
+
+def _prefixes(text: str) -> list[str]:
+    """Every distinct prefix of the words of ``text``, folded as the map folds them."""
+    out: list[str] = []
+    for word in re.findall(r"[^\W_]+", text.lower()):
+        for k in range(1, len(word) + 1):
+            if word[:k] not in out:
+                out.append(word[:k])
+    return out
+
+
+def test_only_the_first_32_distinct_highlight_words_count(page, page_log, site_url, papers):
+    # each highlight word is looked for in every paper on each keystroke: a link's 4,000
+    # words took seconds a keystroke, so words are deduplicated and past the 32nd left out
+    paper = max(papers, key=lambda p: (len(_prefixes(p["title"])), p["id"]))
+    words = _prefixes(paper["title"])[:32]
+    assert len(words) == 32, "no mission title has 32 word prefixes"
+    open_map(page, site_url, "?highlight=" + "+".join(words + ["zzqqxxnotaword"]))
+    assert paper["title"] in page.locator(".digest-map-list a").all_inner_texts()
+    # a repeated word is one word: repeats cannot push the others out
+    open_map(page, site_url, "?highlight=" + "+".join([words[0]] * 40 + ["zzqqxxnotaword"]))
+    assert page.locator(".digest-map-status").inner_text().startswith(f"0 of {len(papers)} papers match")
+    assert page_log.problems() == []

@@ -243,3 +243,25 @@ def test_filter_buttons_show_counts_and_narrow_the_results(page, search, papers,
     got = {page.evaluate("h => new URL(h, location.href).pathname", a.get_attribute("href"))
            for a in page.locator(".md-search-result__item a.md-search-result__link").all()}
     assert got == {p for p in plain if chosen["name"] in by_path[p]["tags"]}
+
+
+def test_quoted_phrases_count_32_words_in_all_and_fetch_their_pair_files_together(page, search, index):
+    # each pair of adjacent words in a phrase is looked up in a pair file: five quoted
+    # abstracts in a link's ?q= fetched 450 of 588 pair files at 20,000 papers, one after
+    # another, so the words of all phrases together are capped at 32 and fetched at once
+    path = max(index, key=lambda p: (len(index[p]["shown"]), p))
+    shown = index[path]["shown"]
+    assert len(shown) >= 40, "the mission seeds no longer make this test meaningful"
+    events: list[tuple[str, str]] = []
+    page.on("request", lambda r: "/search/p/" in r.url and events.append(("start", r.url)))
+    page.on("requestfinished", lambda r: "/search/p/" in r.url and events.append(("end", r.url)))
+    # the 33rd word of the phrases matches nothing, and no longer counts
+    query = f'"{" ".join(shown[:20])}" "{" ".join(shown[20:32])} qqqzzznotaword"'
+    assert path in {r["path"] for r in search(query)["results"]}
+    starts = [url for kind, url in events if kind == "start"]
+    assert starts and len(starts) == len(set(starts)), f"a pair file fetched twice: {starts}"
+    in_flight = peak = 0
+    for kind, _ in events:
+        in_flight += 1 if kind == "start" else -1
+        peak = max(peak, in_flight)
+    assert len(set(starts)) == 1 or peak > 1, f"pair files fetched one after another: {events}"

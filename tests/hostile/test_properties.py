@@ -20,14 +20,15 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import html5lib
 import markdown
 import pytest
 import yaml
-from attack import PIECES, attack_text
-from hostile_html import MATH_MARK, REPO, squash, text_of
+from attack import BRACKETS, ENTITIES, HTML, PIECES, attack_text
+from hostile_html import MATH_MARK, REPO, SEEDS, squash, text_of
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -296,3 +297,135 @@ def test_deep_or_long_input_neither_recurses_nor_loses_text(name, text):
     assert html.count("<strong>") <= 5  # emphasis deeper than MAX_DEPTH shows its words only
     shown = "".join(html5lib.parse(f"<p>{html}</p>", namespaceHTMLElements=False).find("body").itertext())
     assert _words(shown) == _words(text), name
+
+
+# -- venue headers and derived titles, as the built page shows them ------------------
+#
+# The composing strategy reaches the two strings of a page that are not the abstract:
+# a venue name (from the seed's header line) and a title derived from the abstract
+# (one that opens with a bold name is titled with it, payload and all). Each example is
+# parsed, titled and rendered as the build does, then filled into the frame MkDocs
+# rendered for such pages (generator.site.stamp, as the site step does), and read back with
+# html5lib: the strings must be text wherever the page shows them (head, header, body),
+# and the page must hold no element the frame did not.
+
+# Payloads sized to fit a header line (80 characters) beside a year.
+_header_piece = st.one_of(st.sampled_from(HTML + ENTITIES + BRACKETS), st.text(no_controls, max_size=3))
+venue_text = (st.lists(_header_piece, min_size=1, max_size=8).map("".join).map(lambda s: " ".join(s.split()))
+              .filter(lambda s: s and not s[0].isdigit() and len(s) <= 60))
+title_payload = st.one_of(st.sampled_from(HTML), attack_text.filter(lambda s: 0 < len(s) <= 60))
+
+_TITLE_SENTENCE = ("is a transformer for long documents that replaces dense self-attention with a learned sparse "
+                   "routing of tokens to a few memory slots. On book-length summarisation it matches dense attention "
+                   "at a fraction of the memory and scales linearly with the length of the input.")
+
+
+@pytest.fixture(scope="module")
+def page_frames(tmp_path_factory):
+    """The frames MkDocs renders for paper and venue pages, from a small real build (the
+    site step renders them as `mkdocs build` does here, then removes them)."""
+    import subprocess
+    import sys
+
+    from support import build_site
+
+    from generator.site.stamp import frame_config, read_frames
+
+    site = build_site(tmp_path_factory.mktemp("frames"), [SEEDS / "theme"])
+    frames = site.root / "frames"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "-", "-d", str(frames)],
+                         input=frame_config(site.root / "mkdocs.yml"), text=True, cwd=site.root, capture_output=True)
+    assert run.returncode == 0, run.stderr
+    return _Frames(read_frames(site.docs, frames))
+
+
+class _Frames(dict):
+    def __repr__(self) -> str:  # hypothesis prints the arguments of a failing example
+        return f"<{len(self)} frames>"
+
+
+def _stamped(frames, docs, rel: str, text: str):
+    from generator.site.stamp import stamp_page
+
+    (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+    (docs / rel).write_text(text, encoding="utf-8")
+    return html5lib.parse(stamp_page(frames, docs, rel), namespaceHTMLElements=False)
+
+
+# Where seed text is shown as the abstract's markup (the abstract, a listing's first
+# sentence): the elements clean.to_html may write, which the properties above check.
+_SEED_MARKUP = {(tag, tuple(sorted(attrs))) for tag, allowed in ALLOWED.items()
+                for attrs in ([], *[[a] for a in allowed], sorted(allowed))}
+
+
+def _elements(doc) -> set[tuple[str, tuple[str, ...]]]:
+    """Every element and its attribute names, but those of the seed's own markup inside
+    the abstract or a listing's entries, which are checked against clean's allow-list."""
+    out = set()
+    inside = set()
+    for holder in doc.iter():
+        if holder.get("class") in ("digest-abstract", "digest-list"):
+            inside.update(el for el in holder.iter() if el is not holder)
+    for el in doc.iter():
+        if not isinstance(el.tag, str):
+            out.add(("comment", ()))
+            continue
+        shape = (el.tag, tuple(sorted(el.attrib)))
+        if el in inside:
+            assert shape in _SEED_MARKUP or shape in {("li", ()), ("br", ())}, shape
+        else:
+            out.add(shape)
+    return out
+
+
+def _text(el) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def _header_title(doc) -> str:
+    topics = [el for el in doc.iter("div") if "md-header__topic" in el.get("class", "").split()]
+    return _text(topics[-1])
+
+
+@SETTINGS
+@given(venue=venue_text, payload=title_payload)
+def test_venue_names_and_derived_titles_are_text_on_their_pages(page_frames, venue, payload):
+    """No oracle but the parser: whatever the header's venue and the abstract's bold name,
+    the built pages show them as the strings papers.json holds, and hold no new element."""
+    import tempfile
+    from dataclasses import replace
+
+    from generator.derive.title import derive_title
+    from generator.pages.render import paper_path, render_paper, render_venue
+
+    seed = f"{venue} 2026 Papers\n\n**{payload}** {_TITLE_SENTENCE}\n"
+    try:
+        [paper] = parse_seed(seed.encode("utf-8"), "seeds/x.txt")
+    except GeneratorError:
+        assume(False)  # a header parse refuses is not published
+    paper = replace(paper, title=derive_title(paper.text))
+    name = f"{paper.venue} {paper.year}"
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp)
+        page = _stamped(page_frames, docs, paper_path(paper), render_paper(paper, {}))
+        clean = replace(paper, id="0" * 12, title="Plain Title", venue="Plain", text=f"**Plain** {_TITLE_SENTENCE}")
+        base = _stamped(page_frames, docs, paper_path(clean), render_paper(clean, {}))
+        [listing] = [(rel, text) for rel, text in render_venue(paper.venue, paper.year, [paper], lambda p: "").items()
+                     if rel.count("/") == 1]
+        venue_page = _stamped(page_frames, docs, *listing)
+        [plain_listing] = [(rel, text) for rel, text in render_venue("Plain", 2026, [clean], lambda p: "").items()
+                           if rel.count("/") == 1]
+        venue_base = _stamped(page_frames, docs, *plain_listing)
+    title = " ".join(paper.title.split())
+    shown = {
+        "<title>": _text(page.find("head/title")),
+        "header": _header_title(page),
+        "<h1>": _text(page.find(".//article//h1")),
+        "venue link": _text(page.find(".//p[@class='digest-meta']/a")),
+    }
+    assert shown == {"<title>": f"{title} - ML Paper Digest", "header": title, "<h1>": title, "venue link": name}, seed
+    assert _text(venue_page.find(".//article//h1")) == name and _header_title(venue_page) == name, seed
+    assert _text(venue_page.find("head/title")) == f"{name} - ML Paper Digest", seed
+    # the elements (and their attributes) of the page of a plain paper and venue, no others
+    assert _elements(page) == _elements(base), seed
+    assert _elements(venue_page) == _elements(venue_base), seed
