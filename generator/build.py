@@ -396,7 +396,7 @@ def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float
     where the layout starts from so that papers already on the map stay about where they were."""
     path = docs / explore.MAP_JSON
     try:
-        return explore.read_previous(path.read_text(encoding="utf-8"))
+        return explore.read_previous(path.read_text(encoding="utf-8"), display_path(path))
     except FileNotFoundError:
         return {}, 0.0
     except (OSError, UnicodeDecodeError) as e:
