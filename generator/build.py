@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from . import curate, explore
-from .cache import Entry, fingerprint, read_cache, text_key, write_cache
+from .cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
 from .clean import extract_links
 from .dedupe import deduplicate, duplicate_pairs
 from .errors import CurationError, GeneratorError, SeedError, raise_all
@@ -199,7 +199,7 @@ def derive_all(
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
     for p in papers:
-        if p.text not in derived and (entry := known.get(text_key(p.text))) is not None:
+        if p.text not in derived and (entry := reusable(known, p.text)) is not None:
             derived[p.text] = Derived(p.text, *entry)
     missing = [p.text for p in papers if p.text not in derived]
     if missing:  # not expected: the workers read the same texts; but never guess
@@ -232,7 +232,7 @@ class Derived:
 
 
 def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
-    return [t for t in texts if text_key(t) not in known] if known else list(texts)
+    return [t for t in texts if reusable(known, t) is None] if known else list(texts)
 
 
 def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:
@@ -437,7 +437,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
-    known = read_cache(cache, stamp) if cache is not None else {}
+    known = read_cache(cache, stamp, topics) if cache is not None else {}
     watch.lap("read")
     early, duplicates = start_early(seeds, topics, known)
     try:
@@ -452,6 +452,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
             duplicates.cancel()
         raise
     log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
+    if refused := sum(text_key(t) in known and reusable(known, t) is None for t in derived):
+        log.info("%s: %d cached title(s) are not ones the title stage makes of their abstract: derived again",
+                 display_path(cache), refused)
     watch.lap("derive")
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's

@@ -17,7 +17,8 @@ The word lists are in ``words.yml``.
 from __future__ import annotations
 
 from .choose import derive_title, first_titles
+from .compose import could_be_title
 from .unique import title_all, title_papers
 from .words import MAX_LENGTH
 
-__all__ = ["MAX_LENGTH", "derive_title", "first_titles", "title_all", "title_papers"]
+__all__ = ["MAX_LENGTH", "could_be_title", "derive_title", "first_titles", "title_all", "title_papers"]
