@@ -454,7 +454,10 @@ def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
         laps.append(time.perf_counter())
         compacted, _, _ = compact_site(building, mkdocs_pages(building))  # the stamped pages were written compact
         laps.append(time.perf_counter())
-        _swap(building, site)
+        try:
+            _swap(building, site)
+        except OSError as e:
+            raise GeneratorError(f"cannot put the built site in place: {e.strerror} ({e.filename})", str(site)) from None
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
