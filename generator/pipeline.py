@@ -22,7 +22,7 @@ from generator.core.errors import GeneratorError, SeedError
 from generator.core.model import Digest, Paper, Topic
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.derive import curate
-from generator.derive.cache import Entry, fingerprint, read_cache, text_key, write_cache
+from generator.derive.cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
 from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
 from generator.derive.map_layout import layout
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
@@ -85,7 +85,7 @@ def derive_all(
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
     for p in papers:
-        if p.text not in derived and (entry := known.get(text_key(p.text))) is not None:
+        if p.text not in derived and (entry := reusable(known, p.text)) is not None:
             derived[p.text] = Derived(p.text, *entry)
     missing = [p.text for p in papers if p.text not in derived]
     if missing:  # not expected: the workers read the same texts; but never guess
@@ -118,7 +118,7 @@ class Derived:
 
 
 def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
-    return [t for t in texts if text_key(t) not in known] if known else list(texts)
+    return [t for t in texts if reusable(known, t) is None] if known else list(texts)
 
 
 def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:
@@ -205,7 +205,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
-    known = read_cache(cache, stamp) if cache is not None else {}
+    known = read_cache(cache, stamp, topics) if cache is not None else {}
     published = read_previous_papers(docs)
     watch.lap("read")
     early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
@@ -221,6 +221,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
             duplicates.cancel()
         raise
     log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
+    if refused := sum(text_key(t) in known and reusable(known, t) is None for t in derived):
+        log.info("%s: %d cached title(s) are not ones the title stage makes of their abstract: derived again",
+                 display_path(cache), refused)
     watch.lap("derive")
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's

@@ -196,3 +196,38 @@ def test_a_curation_file_linked_from_outside_is_refused(project):
     assert str(info.value) == (
         "seeds/curation.yml: this is a symbolic link to a file outside seeds: put the file itself in the folder"
     )
+
+
+def _restored_map(project: Path, span: str) -> Path:
+    """A built project whose docs/map.json was tampered with as a restored cache could be: its
+    ``span`` replaced by the literal ``span``, and one paper's row dropped (so the next build
+    has a new paper, and lays the map out again from the previous places)."""
+    build([Path("seeds")], Path("docs"))
+    path = project / "docs" / "map.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["papers"] = data["papers"][1:]
+    data["span"] = 0
+    path.write_text(json.dumps(data).replace('"span": 0', f'"span": {span}'), encoding="utf-8")
+    return path
+
+
+def _spread(path: Path) -> tuple[float, int, int]:
+    """The span of a map.json, its papers' distinct places, and its papers."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data["span"], len({(row[1], row[2]) for row in data["papers"]}), len(data["papers"])
+
+
+@pytest.mark.parametrize("span", ["1e999", "1e300", "-Infinity", "NaN", "1e-300"])
+def test_a_restored_map_with_a_span_out_of_range_is_laid_out_from_a_sane_start(project, span):
+    """The deploy restores docs/map.json from the Actions cache. A span of 1e999 (read as
+    infinity) crashed the next build with a segmentation fault and no message, in t-SNE; 1e300
+    froze every point where it started and was written back, for good. Run as a user runs it:
+    a crash must show as a failed command, not take the test run with it."""
+    path = _restored_map(project, span)
+    run = run_generator("build", "--seeds", "seeds", "--docs", "docs", "--no-cache", cwd=project, timeout=300)
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    written_span, places, papers = _spread(path)
+    assert 1 < written_span < 10_000
+    assert places == papers == 36  # every paper has a place of its own
+    shown = {"1e999": "inf", "1e300": "1e+300", "-Infinity": "-inf", "NaN": "nan"}.get(span, span)
+    assert f"docs/map.json: its span {shown} is not one a layout of 35 papers has" in run.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,12 @@ from generator.derive.cache import fingerprint, text_key
 from generator.pipeline import build
 
 POISON = "A Title Only the Cache Knows"
+
+
+def _stand_in(text: str) -> str:
+    """A title the title stage does not give ``text`` but could have (words of it): what a
+    test puts in the cache to see that a build takes its title from there."""
+    return " ".join(w.capitalize() for w in re.findall(r"[A-Za-z]+", text)[3:8])
 
 
 @pytest.fixture
@@ -33,10 +40,10 @@ def _titles(docs: Path) -> dict[str, str]:
     return {p["abstract"]: p["title"] for p in json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]}
 
 
-def _poison(cache: Path, text: str, stamp: str | None = None) -> None:
+def _poison(cache: Path, text: str, stamp: str | None = None, title: str = POISON) -> None:
     """Give one text another title in the cache, keeping (or replacing) its fingerprint."""
     doc = json.loads(cache.read_text(encoding="utf-8"))
-    doc["derived"][text_key(text)][2] = POISON
+    doc["derived"][text_key(text)][2] = title
     if stamp is not None:
         doc["fingerprint"] = stamp
     cache.write_text(json.dumps(doc), encoding="utf-8")
@@ -65,11 +72,12 @@ def test_a_rebuild_takes_each_texts_title_from_the_cache(project, monkeypatch, e
     cache = Path(".cache/derived.json")
     build([Path("seeds")], Path("docs"), cache=cache)
     text = sorted(_titles(project / "docs"))[0]
-    _poison(cache, text)
+    assert _titles(project / "docs")[text] != _stand_in(text)
+    _poison(cache, text, title=_stand_in(text))
     build([Path("seeds")], Path("docs"), cache=cache)
     titles = _titles(project / "docs")
-    assert titles[text] == POISON
-    assert list(titles.values()).count(POISON) == 1
+    assert titles[text] == _stand_in(text)
+    assert list(titles.values()).count(_stand_in(text)) == 1
 
 
 _OPENING = "We propose GraphMixer, a model for link prediction in temporal graphs."
@@ -95,10 +103,10 @@ def test_a_rebuild_takes_a_clashing_texts_other_titles_from_the_cache(tmp_path, 
     assert len(ranked) == 1 and ranked[0] in keys, "the clashing text's titles are not in the cache"
     second = keys[ranked[0]]
     assert _titles(Path("docs"))[second] in doc["derived"][ranked[0]][3]
-    doc["derived"][ranked[0]][3] = [doc["derived"][ranked[0]][2], POISON]
+    doc["derived"][ranked[0]][3] = [doc["derived"][ranked[0]][2], _stand_in(second)]
     cache.write_text(json.dumps(doc), encoding="utf-8")
     build([Path("seeds")], Path("docs"), cache=cache)
-    assert _titles(Path("docs"))[second] == POISON
+    assert _titles(Path("docs"))[second] == _stand_in(second)
 
 
 def test_a_cache_from_another_generator_or_taxonomy_is_not_used(project, caplog):
@@ -169,3 +177,80 @@ def test_a_rebuild_of_the_same_texts_leaves_the_cache_and_one_of_other_texts_rew
     assert len(writes) == 1
     assert text_key(dropped) not in json.loads(cache.read_text(encoding="utf-8"))["derived"]
     assert text_key(dropped) in json.loads(before)["derived"]
+
+
+def _papers(docs: Path) -> dict[str, dict]:
+    return {p["abstract"]: p for p in json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]}
+
+
+def _tamper(cache: Path, text: str, change) -> None:
+    doc = json.loads(cache.read_text(encoding="utf-8"))
+    change(doc["derived"][text_key(text)])
+    cache.write_text(json.dumps(doc), encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda e: e.__setitem__(0, ["Cryptocurrency"]), "tags that are not up to 5 topics of the taxonomy"),
+    (lambda e: e.__setitem__(0, e[0] + e[0]), "tags that are not up to 5 topics of the taxonomy"),
+    (lambda e: e.__setitem__(0, "Music"), "tags that are not a list of names"),
+    (lambda e: e[1][0].__setitem__(1, ["buy now"]), "evidence that is not phrases of its topic"),
+    (lambda e: e.__setitem__(1, e[1][::-1] + [["Music", []]]), "evidence that is not for the tags"),
+    (lambda e: e.__setitem__(2, ["A", "B"]), "titles that are not strings"),
+    (lambda e: e.append({"x": 1}), "titles that are not strings"),
+], ids=["a tag no topic", "tags twice", "tags a string", "evidence no phrase of its topic", "evidence not the tags'",
+        "a title a list", "other titles a mapping"])
+def test_a_cache_with_tags_no_topic_or_values_of_another_shape_is_not_used(project, caplog, change, said):
+    """The deploy restores .cache/derived.json from a cache, with the fingerprint anyone can
+    compute from the source: a tag that names no topic was published as it was."""
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _papers(project / "docs")
+    text = next(t for t, p in sorted(before.items()) if p["tag_evidence"] and all(p["tag_evidence"].values()))
+    _tamper(cache, text, change)
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert f".cache/derived.json: {said}, which this generator does not write: deriving every title and tag" in caplog.text
+    assert _papers(project / "docs") == before
+
+
+@pytest.mark.parametrize("hostile", [
+    "<img src=x onerror=alert(document.domain)>",
+    "Buy Cheap Pills at Evil Example",
+    "A Title Only the Cache Knows",
+    "Graph\nNetworks",
+    "Graph\x1b[2J Networks",
+    "Learning " * 20,
+    " ",
+], ids=["markup", "words of no abstract", "a title of other words", "a line break", "a control character",
+        "too long", "blank"])
+def test_a_cached_title_the_title_stage_could_not_make_of_its_abstract_is_not_published(project, caplog, hostile):
+    """Keys and fingerprint are hashes of public text, so a forged cache passes both: a title
+    is reused only when it is made of its abstract's own words (generator.derive.title.could_be_title),
+    else that abstract is titled again and the log says so."""
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _titles(project / "docs")
+    text = sorted(before)[0]
+    _tamper(cache, text, lambda e: e.__setitem__(2, hostile))
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert _titles(project / "docs") == before
+    assert ".cache/derived.json: 1 cached title(s) are not ones the title stage makes of their abstract" in caplog.text
+
+
+def test_a_cached_other_title_the_title_stage_could_not_make_is_not_published(tmp_path, monkeypatch, caplog):
+    """The other titles of a text whose first title another paper holds are checked the same."""
+    monkeypatch.chdir(tmp_path)
+    Path("seeds").mkdir()
+    Path("seeds/clash.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(_CLASHING) + "\n", encoding="utf-8")
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _titles(Path("docs"))
+    doc = json.loads(cache.read_text(encoding="utf-8"))
+    key = next(k for k, v in doc["derived"].items() if len(v) == 4)
+    doc["derived"][key][3] = [doc["derived"][key][2], POISON]
+    cache.write_text(json.dumps(doc), encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert _titles(Path("docs")) == before
+    assert ".cache/derived.json: 1 cached title(s) are not ones the title stage makes of their abstract" in caplog.text

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import logging
 
+import pytest
 from mkdocs.utils.meta import get_data
 
 from generator.core.model import Digest, Paper, Source, Topic
@@ -76,3 +78,45 @@ def test_newest_papers_come_from_dates_when_known_else_from_year_file_and_line()
     lines = home_sections(d, 2, entry=lambda p: f"<li>{p.id}</li>")
     assert lines[1:5] == ['<ul class="digest-list">', "<li>bbbbbbbbbbbb</li>", "<li>aaaaaaaaaaaa</li>", "</ul>"]
     assert any('href="map/"' in line and "all 2 papers" in line for line in lines)
+
+
+def _written(**changes) -> str:
+    """A map.json as render_map_json writes it, with top-level ``changes``."""
+    return json.dumps({**json.loads(render_map_json(digest(), COORDS, 12.5)), **changes})
+
+
+_ROW = ["bbbbbbbbbbbb", 10000, 3750, [0], 0, "Diffusion"]
+
+
+@pytest.mark.parametrize("text, problem", [
+    (_written(papers=[["aaaaaaaaaaaa", float("nan"), 2, [], 0, "T"]]), "its paper 1 is not"),
+    (_written(papers=[["aaaaaaaaaaaa", 1e300, 2, [], 0, "T"]]), "its paper 1 is not"),
+    (_written(papers=[["aaaaaaaaaaaa", True, 2, [], 0, "T"]]), "its paper 1 is not"),
+    (_written(papers=[["aaaaaaaaaaaa", 1, 2]]), "its paper 1 is not"),  # the shape of an older map
+    (_written(papers=[_ROW, ["bbbbbbbbbbbb", 1, 2, [], 0, "Again"]]), "its paper 2 is not"),
+    (_written(papers=[["../../etc", 1, 2, [], 0, "T"]]), "its paper 1 is not"),
+    (_written(papers=[["aaaaaaaaaaaa", 1, 2, [7], 0, "T"]]), "its paper 1 is not"),
+    (_written(papers=[["aaaaaaaaaaaa", 1, 2, [], 0, None]]), "its paper 1 is not"),
+    (_written(papers={"aaaaaaaaaaaa": [1, 2]}), "its papers are not a list"),
+    (_written(span="12.5"), "its span is not a number"),
+    (_written(topics=[{"name": 1}]), "its topics or venues are not"),
+    (_written(aliases={"x": 3}), "its aliases are not paper ids"),
+    (_written(extra=1), "it is not a version 1 map"),
+    ('{"version": 1, "span": NaN', "not JSON"),
+], ids=["NaN place", "1e300 place", "true place", "three items", "an id twice", "not an id", "no such topic",
+        "title not text", "papers a mapping", "span text", "topics of another shape", "aliases of another shape",
+        "another key", "not JSON"])
+def test_a_previous_map_of_another_shape_is_ignored_whole_and_said(text, problem, caplog):
+    """The deploy restores map.json from a cache: whatever it holds, a part not as the build
+    writes it means none of it is used, and the log names the file and the part."""
+    with caplog.at_level(logging.INFO):
+        assert read_previous(text, "docs/map.json") == ({}, 0.0)
+    assert f"docs/map.json: {problem}" in caplog.text
+
+
+@pytest.mark.parametrize("span", [float("inf"), float("nan"), 1e300, -3.0, 1e-9])
+def test_a_previous_span_out_of_range_is_ignored_and_the_places_kept(span, caplog):
+    with caplog.at_level(logging.INFO):
+        coords, got = read_previous(_written(span=span), "docs/map.json")
+    assert coords == {"aaaaaaaaaaaa": (-0.5, 0.25), "bbbbbbbbbbbb": (0.5, -0.125)} and got == 0.0
+    assert f"docs/map.json: its span {span!r} is not one a layout of 2 papers has" in caplog.text

@@ -4,8 +4,14 @@ a plain `mkdocs build` of the same docs/ renders every page through Material's t
 and the two sites must be the same, file for file and byte for byte."""
 from __future__ import annotations
 
+import contextlib
 import gzip
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -163,3 +169,64 @@ def test_frame_pages_hold_markers_only():
     assert sorted(frames) == sorted(FRAMES)
     assert slot("body") in frames["papers/_frame.md"] and slot("location") in frames["papers/_alias.md"]
     assert slot("feed_title") in frames["topics/_deep/_frame.md"] and slot("feed") not in frames["venues/_frame.md"]
+
+
+def _site_copy(mission_site, tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """A copy of the mission project with its built site/, and every file of that site."""
+    root = tmp_path / "p"
+    shutil.copytree(mission_site.root, root, symlinks=True)
+    return root, _files(root / "site")
+
+
+def _leftovers(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name.startswith(".site."))
+
+
+def test_a_failed_site_step_leaves_the_last_site_whole_and_the_next_one_builds(mission_site, tmp_path):
+    """mkdocs build --strict fails (a broken link): the site/ of the last build is still there,
+    file for file, not set aside and half removed."""
+    root, before = _site_copy(mission_site, tmp_path)
+    broken = root / "docs" / "broken.md"
+    broken.write_text("# Broken\n\n[a page that is not there](nowhere.md)\n", encoding="utf-8")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 1 and "mkdocs.yml: mkdocs build failed" in run.stderr and "Traceback" not in run.stderr
+    assert _files(root / "site") == before
+    broken.unlink()
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0, run.stderr
+    assert _files(root / "site") == before
+    assert _leftovers(root) == []
+
+
+def _interrupted(root: Path, sig: int, after: float) -> None:
+    """`python -m generator site` in its own process group, sent ``sig`` (to the group, as a
+    terminal's Ctrl-C is) ``after`` seconds in."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "site"], cwd=root, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        proc.wait(timeout=after)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, sig)
+    proc.wait(timeout=120)
+    proc.stderr.close()
+    with contextlib.suppress(ProcessLookupError):  # a child still running after its parent was killed
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_an_interrupted_site_step_leaves_the_last_site_whole_and_the_next_one_builds(mission_site, tmp_path):
+    """Ctrl-C (SIGINT) or a kill (SIGKILL) at any point of the site step: the site/ of the last
+    build is there, file for file, and the next build cleans up what the stopped one left."""
+    root, before = _site_copy(mission_site, tmp_path)
+    start = time.perf_counter()
+    run = run_generator("site", cwd=root)
+    took = time.perf_counter() - start
+    assert run.returncode == 0, run.stderr
+    for n, share in enumerate((0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9)):
+        sig = signal.SIGINT if n % 2 == 0 else signal.SIGKILL
+        _interrupted(root, sig, took * share)
+        assert _files(root / "site") == before, (sig, share)
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0, run.stderr
+    assert _files(root / "site") == before
+    assert _leftovers(root) == []

@@ -12,7 +12,11 @@ and of the taxonomy, so any change to the rules, their word lists or the topics
 throws the whole cache away. The text key is a 128-bit BLAKE2b of the text.
 
 A cache that cannot be read, is not JSON or has another shape is ignored (the build
-says so and derives everything); it is written whole to a temporary file and then
+says so and derives everything), as is one with a tag that is no topic or evidence that
+is not its topic's phrases: the deploy restores
+the file from a cache, so nothing in it is trusted. A title is reused only if the
+title stage could have made it of its abstract's words (:func:`reusable`); else that
+text alone is derived again. The cache is written whole to a temporary file and then
 renamed, so a build stopped half-way never leaves half a cache. It holds the
 abstracts of the latest build only, and a build that derived nothing new and dropped
 no text leaves it as it is.
@@ -24,8 +28,12 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+
+from generator.core.model import Topic
+from generator.derive.tag import MAX_TAGS
+from generator.derive.title import could_be_title
 
 log = logging.getLogger(__name__)
 
@@ -49,28 +57,46 @@ def fingerprint(taxonomy: bytes) -> str:
     return h.hexdigest()
 
 
-def _entry(value: object) -> Entry | None:
-    """A cached value as the build uses it, or None when it does not have the shape written."""
+MAX_OTHERS = 64  # far more titles than an abstract's analysis offers
+
+
+def _entry(value: object, topics: Mapping[str, Topic]) -> Entry | str:
+    """A cached value as the build uses it, or what is wrong with it: not the shape written,
+    a tag that is no topic of ``topics`` (by name), or evidence that is not the tags' phrases.
+    Whether a title is one the abstract could have (a hostile abstract's title may hold a
+    control character, and is derived again, not the whole cache) is for :func:`reusable`,
+    which has the text."""
     if not (isinstance(value, list) and len(value) in (3, 4)):
-        return None
+        return "an entry that is not a list of three or four items"
     tags, evidence, title, *more = value
     others = more[0] if more else None
-    if not (isinstance(title, str) and isinstance(tags, list) and all(isinstance(t, str) for t in tags)
-            and isinstance(evidence, list)):
-        return None
-    if others is not None and not (isinstance(others, list) and all(isinstance(t, str) for t in others)):
-        return None
+    if not (isinstance(tags, list) and all(isinstance(t, str) for t in tags) and isinstance(evidence, list)):
+        return "tags that are not a list of names"
+    if not all(t in topics for t in tags) or len(set(tags)) != len(tags) or len(tags) > MAX_TAGS:
+        return f"tags that are not up to {MAX_TAGS} topics of the taxonomy"
     out = []
     for item in evidence:
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], list)
                 and all(isinstance(x, str) for x in item[1])):
-            return None
+            return "evidence of another shape"
+        topic = topics.get(item[0])
+        if topic is None or not set(item[1]) <= set(topic.phrases):
+            return "evidence that is not phrases of its topic"
         out.append((item[0], tuple(item[1])))
+    if [name for name, _ in out] != tags:
+        return "evidence that is not for the tags"
+    if not isinstance(title, str) or not (others is None or (isinstance(others, list) and len(others) <= MAX_OTHERS
+                                                              and all(isinstance(t, str) for t in others))):
+        return "titles that are not strings"
     return tuple(tags), tuple(out), title, None if others is None else tuple(others)
 
 
-def read_cache(path: Path, expected: str) -> dict[str, Entry]:
-    """The input edge: the entries of the cache at ``path`` when its fingerprint is ``expected``, else none."""
+def read_cache(path: Path, expected: str, topics: Sequence[Topic]) -> dict[str, Entry]:
+    """The input edge: the entries of the cache at ``path`` when its fingerprint is ``expected``
+    and every entry checks out against ``topics`` (:func:`_entry`), else none.
+
+    The deploy restores the cache from GitHub's: one entry that is not what this
+    generator writes means the file is not, and none of it is used."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -84,14 +110,32 @@ def read_cache(path: Path, expected: str) -> dict[str, Entry]:
     if data.get("fingerprint") != expected:
         log.info("the generator or the taxonomy changed since the cache %s was written: deriving every title and tag", path)
         return {}
+    by_name = {t.name: t for t in topics}
     entries = {}
     for key, value in data["derived"].items():
-        entry = _entry(value)
-        if entry is None:
-            log.info("the cache %s holds an entry of another shape: deriving every title and tag", path)
+        entry = _entry(value, by_name)
+        if isinstance(entry, str):
+            log.info("%s: %s, which this generator does not write: deriving every title and tag", path, entry)
             return {}
         entries[key] = entry
     return entries
+
+
+def reusable(known: Mapping[str, Entry], text: str) -> Entry | None:
+    """What ``known`` holds for ``text``, if its titles are ones the title stage could make of
+    the text (:func:`generator.derive.title.could_be_title`); else None, and the text is derived again.
+
+    A cache could be written by anyone who can compute its keys and fingerprint, which
+    are hashes of the text and of the generator's public source: a signature keyed by
+    them would keep out a stale file, not a forged one. This check is the one that
+    holds: a title of the cache is made of the abstract's own words, or not used."""
+    entry = known.get(text_key(text)) if known else None
+    if entry is None:
+        return None
+    _, _, title, others = entry
+    if not could_be_title(title, text) or (others is not None and not all(could_be_title(t, text) for t in others)):
+        return None
+    return entry
 
 
 def write_cache(path: Path, stamp: str, entries: Mapping[str, Entry] | Iterable[tuple[str, Entry]]) -> None:

@@ -34,6 +34,7 @@ side 1 (so a movement of 0.01 is 1% of the map's width).
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -236,6 +237,8 @@ def layout_texts(
         return {}, LayoutInfo(0, 0, "none")
     if n == 1:
         return {ids[0]: (0.0, 0.0)}, LayoutInfo(1, 0, "none")
+    if not plausible_span(previous_span, n):
+        previous_span = 0.0  # the start is scaled as for an unknown span (see plausible_span)
     if previous and all(i in previous for i in ids):
         # No paper is new (some may have left): the map stays exactly as it was, so a
         # rebuild changes nothing and costs nothing.
@@ -287,6 +290,26 @@ def _typical_span(n: int) -> float:
     the benchmark corpora: 3,300 papers span about 155 units, 20,000 about 205). Only the
     start's scale: the result is normalised, and a map scaled as a whole has not moved."""
     return 44.5 * n ** 0.154
+
+
+# How far a span may be from the typical one of its size (about 0.1 to 2.1 times it on the
+# mission seeds and the corpora, from 20 to 548 papers) and still start a layout.
+SPAN_FACTOR = 10
+
+
+def plausible_span(span: float, papers: int) -> bool:
+    """Whether ``span`` can be the size of a t-SNE map of ``papers`` papers, to start the next
+    layout at that scale: finite, and within :data:`SPAN_FACTOR` of :func:`_typical_span`.
+
+    A span comes back from the previous build's map.json, which the deploy restores from a
+    cache: an infinite one crashed openTSNE (a segmentation fault), and a huge one froze
+    every point where it started, to be written back for good. Refusing one costs nothing
+    but a start at the typical scale, as for a map whose span is not known (0).
+    """
+    if not isinstance(span, (int, float)) or isinstance(span, bool) or not math.isfinite(span):
+        return False
+    typical = _typical_span(max(papers, 1))
+    return span == 0 or typical / SPAN_FACTOR <= span <= typical * SPAN_FACTOR
 
 
 def layout(papers: Sequence[Paper], previous: Mapping[str, tuple[float, float]] | None = None,

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -31,6 +33,7 @@ from generator.core import outputs
 from generator.core.markup import esc
 from generator.core.model import Digest, Paper, Topic
 from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
+from generator.seeds.identify import ID_LENGTH
 from generator.seeds.read import display_path
 from generator.seeds.venues import venue_slug
 
@@ -63,7 +66,7 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
         aliases.update((a, p.id) for a in p.aliases)
     data = {
         "version": 1,
-        "span": round(span, 3),
+        "span": round(span, 3) if math.isfinite(span) else 0.0,  # JSON has no infinity
         "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
         "venues": [{"name": f"{v} {y}", "slug": venue_slug(v, y)} for v, y in venues],
         "aliases": dict(sorted(aliases.items())),
@@ -72,26 +75,80 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def read_previous(text: str) -> tuple[dict[str, tuple[float, float]], float]:
-    """The normalised coordinates of a previous build's map.json and its span; empty (and 0)
-    when it is not one.
+def read_previous(text: str, name: str = MAP_JSON) -> tuple[dict[str, tuple[float, float]], float]:
+    """The normalised coordinates of a previous build's map.json (named ``name`` in messages)
+    and its span; empty (and 0) when it is not one.
 
-    Only a start for the next layout, so anything unreadable is ignored (and logged),
-    never an error: the map is then laid out from scratch.
+    The deploy restores map.json from a cache, so nothing in it is trusted: a file that
+    is not JSON, or not in every part the shape :func:`render_map_json` writes (ids,
+    integer places on the grid, indices that point into its lists), is ignored whole; a
+    span that no layout of its papers has (:func:`generator.derive.map_layout.plausible_span`: not
+    finite, or far too large or small) is ignored alone. Each is said in the log, never
+    an error: the map is then laid out from scratch, or from the previous places at the
+    typical scale.
     """
+    from generator.derive.map_layout import plausible_span  # numpy, only when a build reads its map
+
     try:
         data = json.loads(text)
-        rows = data["papers"] if isinstance(data, dict) and data.get("version") == 1 else []
-        out = {}
-        for row in rows:
-            paper_id, x, y = row[0], row[1], row[2]
-            if isinstance(paper_id, str) and all(isinstance(v, int) and 0 <= v <= GRID for v in (x, y)):
-                out[paper_id] = (x / GRID - 0.5, y / GRID - 0.5)
-        span = data.get("span", 0.0) if out else 0.0
-        return out, float(span) if isinstance(span, (int, float)) and span > 0 else 0.0
-    except (ValueError, KeyError, TypeError, IndexError) as e:
-        log.info("the previous map.json is not readable (%s): laying the map out from scratch", e)
+    except ValueError as e:
+        log.info("%s: not JSON (%s): laying the map out from scratch", name, e)
         return {}, 0.0
+    problem = _map_problem(data)
+    if problem:
+        log.info("%s: %s, which no build writes: laying the map out from scratch", name, problem)
+        return {}, 0.0
+    out = {row[0]: (row[1] / GRID - 0.5, row[2] / GRID - 0.5) for row in data["papers"]}
+    span = data["span"]
+    if not out:
+        return {}, 0.0
+    if not plausible_span(span, len(out)):
+        log.info("%s: its span %r is not one a layout of %d papers has: the map starts from its places "
+                 "at the typical scale", name, span, len(out))
+        return out, 0.0
+    return out, float(span)
+
+
+_ID = re.compile(r"[0-9a-f]{%d}" % ID_LENGTH)
+_KEYS = {"version", "span", "topics", "venues", "aliases", "papers"}
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _names(value: object) -> bool:
+    """A list of ``{"name": ..., "slug": ...}`` strings, as topics and venues are written."""
+    return isinstance(value, list) and all(
+        isinstance(v, dict) and v.keys() == {"name", "slug"} and all(isinstance(x, str) for x in v.values()) for v in value)
+
+
+def _map_problem(data: object) -> str | None:
+    """What in a parsed map.json is not as :func:`render_map_json` writes it, or None."""
+    if not isinstance(data, dict) or data.keys() != _KEYS or data["version"] != 1 or not _integer(data["version"]):
+        return f"it is not a version 1 map with exactly the keys {', '.join(sorted(_KEYS))}"
+    if not isinstance(data["span"], (int, float)) or isinstance(data["span"], bool):
+        return "its span is not a number"
+    if not _names(data["topics"]) or not _names(data["venues"]):
+        return "its topics or venues are not lists of names and slugs"
+    aliases = data["aliases"]
+    if not isinstance(aliases, dict) or not all(isinstance(v, str) and _ID.fullmatch(k) and _ID.fullmatch(v)
+                                                for k, v in aliases.items()):
+        return "its aliases are not paper ids"
+    rows = data["papers"]
+    if not isinstance(rows, list):
+        return "its papers are not a list"
+    topics, venues, seen = len(data["topics"]), len(data["venues"]), set()
+    for n, row in enumerate(rows, 1):
+        if not (isinstance(row, list) and len(row) == 6 and isinstance(row[0], str) and _ID.fullmatch(row[0])
+                and row[0] not in seen
+                and all(_integer(v) and 0 <= v <= GRID for v in row[1:3])
+                and isinstance(row[3], list) and all(_integer(t) and 0 <= t < topics for t in row[3])
+                and _integer(row[4]) and 0 <= row[4] < venues and isinstance(row[5], str)):
+            return (f"its paper {n} is not [a paper id seen once, x and y from 0 to {GRID}, "
+                    "topic indices, a venue index, a title]")
+        seen.add(row[0])
+    return None
 
 
 def _page(meta: dict, *html: str) -> str:
@@ -185,7 +242,7 @@ def read_previous_map(docs: Path) -> tuple[dict[str, tuple[float, float]], float
     where the layout starts from so that papers already on the map stay about where they were."""
     path = docs / MAP_JSON
     try:
-        return read_previous(path.read_text(encoding="utf-8"))
+        return read_previous(path.read_text(encoding="utf-8"), display_path(path))
     except FileNotFoundError:
         return {}, 0.0
     except (OSError, UnicodeDecodeError) as e:

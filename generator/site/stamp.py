@@ -19,10 +19,10 @@ at 3,300 papers (about 4 ms a page). So ``python -m generator site``
    would copy one by one;
 4. compacts the pages MkDocs wrote.
 
-The last build is set aside first and removed in another process while MkDocs runs; its
-stamped folders are written into again (a page written the same is left alone), and what
-this build did not write is removed from them (:func:`_set_aside`, :func:`_adopt`,
-:func:`_prune`).
+All or nothing: the site is built beside ``site/``, in ``.site.building-<pid>``, and
+renamed into its place once it is whole (:func:`build_site`, :func:`_swap`): a failed or
+interrupted step leaves the last site as it was, and the next removes what it left, while
+MkDocs runs (:func:`_clear_leftovers`).
 
 A plain ``mkdocs build`` (and ``mkdocs serve``) still renders every page itself, and the
 frames are excluded there: ``tests/test_stamp.py`` builds the same sites both ways and finds
@@ -37,6 +37,7 @@ import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -261,17 +262,9 @@ def _stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path,
     for rel in rels:
         html = stamp_page(frames, docs, rel).encode("utf-8")
         out = os.path.join(site, url_of(rel), "index.html")
-        # A page the last build wrote the same is left as it is: reading it is a twentieth
-        # of writing it on this machine's file system, and most pages of a rebuild are the same.
-        try:
-            with open(out, "rb") as f:
-                same = f.read() == html
-        except FileNotFoundError:
-            os.makedirs(os.path.dirname(out), exist_ok=True)  # os rather than pathlib: a tenth of the time here
-            same = False
-        if not same:
-            with open(out, "wb") as f:
-                f.write(html)
+        os.makedirs(os.path.dirname(out), exist_ok=True)  # os rather than pathlib: a tenth of the time here
+        with open(out, "wb") as f:
+            f.write(html)
         written.append(out)
     return written
 
@@ -339,90 +332,86 @@ def frame_config(config: Path) -> str:
     return yaml.safe_dump({"INHERIT": config.name, "exclude_docs": "\n".join(x for x in lines if x) + "\n"})
 
 
-def _set_aside(site: Path) -> tuple[subprocess.Popen | None, dict[str, Path]]:
-    """Set the last build aside, keep its stamped folders to write into again, and remove
-    the rest in another process while MkDocs builds: MkDocs would empty the folder first,
-    file by file (13 s of the build at 20,000 papers here), and writing a page into a
-    folder that exists is a third of the time of making both (the file system, not Python,
-    is most of the stamping's time). Leftovers of a build stopped midway go too.
-    Returns the remover and the kept folders."""
-    prefix = f".{site.name}.removing-"
-    old = sorted(site.parent.glob(prefix + "*"))
-    kept: dict[str, Path] = {}
-    if site.is_dir() and not site.is_symlink():
-        aside = site.with_name(f"{prefix}{os.getpid()}")
-        site.rename(aside)
-        for folder in STAMPED:
-            if (aside / folder).is_dir() and not (aside / folder).is_symlink():
-                kept[folder] = site.with_name(f"{prefix}{os.getpid()}-{folder}")
-                (aside / folder).rename(kept[folder])
-        old.append(aside)
+def _clear_leftovers(site: Path) -> subprocess.Popen | None:
+    """Remove, in another process while MkDocs runs, what earlier site steps left beside
+    ``site``: the build of one that was stopped (``.site.building-*``), and a replaced site
+    whose removal was stopped (``.site.removing-*``). Returns the remover."""
+    old = sorted(p for kind in ("building", "removing") for p in site.parent.glob(f".{site.name}.{kind}-*"))
     if not old:
-        return None, kept
+        return None
     code = "import shutil, sys\nfor p in sys.argv[1:]: shutil.rmtree(p, ignore_errors=True)"
-    return subprocess.Popen([sys.executable, "-c", code, *map(str, old)]), kept
+    return subprocess.Popen([sys.executable, "-c", code, *map(str, old)])
 
 
-def _adopt(new: Path, old: Path) -> set[str]:
-    """Make the kept folder ``old`` the site's folder ``new``, with what MkDocs just wrote
-    into ``new`` moved into it. Returns the paths MkDocs wrote."""
-    staging = new.with_name(f".{new.name}.mkdocs-{os.getpid()}")
-    if new.exists():
-        new.rename(staging)
-    new.parent.mkdir(parents=True, exist_ok=True)
-    old.rename(new)
-    wrote = set()
-    if staging.exists():
-        for path in staging.rglob("*"):
-            if path.is_file():
-                target = new / path.relative_to(staging)
-                if target.is_dir():
-                    shutil.rmtree(target)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(path, target)
-                wrote.add(str(target))
-        shutil.rmtree(staging)
-    return wrote
+def _swap(new: Path, site: Path) -> None:
+    """Put the finished build ``new`` in the place of ``site``, and remove the site it replaces.
 
-
-def _prune(folder: Path, keep: set[str]) -> None:
-    """Remove what an earlier build left in a kept folder: every file not in ``keep``, then
-    the folders left empty."""
-    for here, dirs, files in os.walk(folder, topdown=False):
-        for name in files:
-            if os.path.join(here, name) not in keep:
-                os.remove(os.path.join(here, name))
-        if here != str(folder) and not os.listdir(here):
-            os.rmdir(here)
+    Two renames with Ctrl-C held back between them (a kill there leaves the old site beside
+    a missing site/, which the next build removes); the old site is set aside whole first,
+    so until the second rename ``site`` is the last build, file for file.
+    """
+    old = site.with_name(f".{site.name}.removing-{os.getpid()}")
+    held = hasattr(signal, "pthread_sigmask")
+    if held:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        had = site.exists() or site.is_symlink()
+        if had:
+            site.rename(old)
+        try:
+            new.rename(site)
+        except OSError:
+            if had:
+                old.rename(site)
+            raise
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if old.is_symlink():
+        old.unlink()
+    elif had:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
     """``mkdocs build --strict`` of everything but the stamped pages, then the stamped pages,
-    then compaction: (pages stamped, pages compacted)."""
+    then compaction: (pages stamped, pages compacted).
+
+    All or nothing: the site is built beside ``site_dir`` (``.site.building-<pid>``) and
+    renamed into its place only when it is whole, so a failed or interrupted step leaves
+    the last site as it was (:func:`_swap`); the next one removes what this one left
+    (:func:`_clear_leftovers`)."""
     data = _mkdocs_config(config)
     root = config.resolve().parent
     docs = root / (data.get("docs_dir") or "docs")
     site = root / (data.get("site_dir") or "site")
+    building = site.with_name(f".{site.name}.building-{os.getpid()}")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     start = time.perf_counter()
-    remover, kept = _set_aside(site)
+    remover = _clear_leftovers(site)
     try:
-        run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "-"],
-                             input=frame_config(config), text=True, cwd=root, env=env)
-    finally:
-        if remover is not None:
-            remover.wait()
-    if run.returncode:
-        raise GeneratorError("mkdocs build failed: its messages are above", str(config))
-    from_mkdocs = set().union(*(_adopt(site / folder, old) for folder, old in kept.items()))
-    laps = [time.perf_counter()]
-    written = stamp_site(docs, site)
-    for folder in kept:
-        _prune(site / folder, from_mkdocs | set(written))
-    place_files(docs, site)
+        try:
+            run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "-", "-d", str(building)],
+                                 input=frame_config(config), text=True, cwd=root, env=env)
+        finally:
+            if remover is not None:
+                remover.wait()
+        if run.returncode:
+            raise GeneratorError("mkdocs build failed: its messages are above", str(config))
+        laps = [time.perf_counter()]
+        written = stamp_site(docs, building)
+        place_files(docs, building)
+        laps.append(time.perf_counter())
+        compacted, _, _ = compact_site(building, mkdocs_pages(building))  # the stamped pages were written compact
+        laps.append(time.perf_counter())
+        try:
+            _swap(building, site)
+        except OSError as e:
+            raise GeneratorError(f"cannot put the built site in place: {e.strerror} ({e.filename})", str(site)) from None
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
     laps.append(time.perf_counter())
-    compacted, _, _ = compact_site(site, mkdocs_pages(site))  # the stamped pages were written compact
-    laps.append(time.perf_counter())
-    for name, a, b in zip(("mkdocs", "stamp", "compact"), [start, *laps], laps):
+    for name, a, b in zip(("mkdocs", "stamp", "compact", "swap"), [start, *laps], laps):
         log.debug("  %-8s %6.2fs", name, b - a)  # the format benchmarks/site.py reads
     return len(written), compacted

@@ -1,6 +1,8 @@
 """Composition: a name and a phrase made into a Title-Cased title that ends where a phrase can end."""
 from __future__ import annotations
 
+import re
+
 from generator.core.text import SPACE_BEFORE_PUNCT
 from generator.derive.title.phrases import _trim, can_end
 from generator.derive.title.words import (
@@ -241,3 +243,29 @@ def _agreed_topic(topic: list[str], sentences: list[str]) -> bool:
         return False
     term = {w.lower() for w in _domain_term(sentences)} - _STOP
     return bool(term & {w.lower() for w in topic})
+
+
+_TITLE_WORD = re.compile(r"\w+")
+# A title's word may be an inflection of the abstract's ("recovering" of "recover"):
+# its first letters are then the abstract's.
+_STEM = 5
+_UNMARKED = str.maketrans("", "", "*_`")
+
+
+def could_be_title(title: str, text: str) -> bool:
+    """Whether ``title`` is one this stage could make of ``text``: at most :data:`MAX_LENGTH`
+    printable characters (no control character, no line break); each word, or its first
+    five letters, found in the text, or "for", which :func:`_with_domain` adds; and every
+    other sign in the text too, but the ": " after a name.
+
+    Not a derivation (that is what a cached title saves), so a title the stage makes
+    of TeX (``$\\alpha$`` read as α) or of a verb it inflects past five letters fails,
+    and is derived again; a title of words the abstract does not hold never passes.
+    """
+    if not (isinstance(title, str) and 0 < len(title) <= MAX_LENGTH and title.strip() == title and title.isprintable()):
+        return False
+    # as the stage reads it: emphasis marks (``**P**atch``) and line-end hyphens ("poten- tial") gone
+    low = text.casefold().translate(_UNMARKED).replace("- ", "")
+    if any(w[:_STEM] not in low and w != "for" for w in _TITLE_WORD.findall(title.casefold())):
+        return False
+    return all(c.isalnum() or c in " :" or c in text for c in title)
