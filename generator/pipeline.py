@@ -222,7 +222,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise
     log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
     if refused := sum(text_key(t) in known and reusable(known, t) is None for t in derived):
-        log.info("%s: %d cached title(s) are not ones the title stage makes of their abstract: derived again",
+        log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
     watch.lap("derive")
     # The search index and the map need the titled papers alone, not their related papers:

@@ -190,10 +190,10 @@ def _tamper(cache: Path, text: str, change) -> None:
 
 
 @pytest.mark.parametrize("change, said", [
-    (lambda e: e.__setitem__(0, ["Cryptocurrency"]), "tags that are not up to 5 topics of the taxonomy"),
-    (lambda e: e.__setitem__(0, e[0] + e[0]), "tags that are not up to 5 topics of the taxonomy"),
+    (lambda e: e.__setitem__(0, ["Cryptocurrency"]), "tags that are not up to 4 topics of the taxonomy"),
+    (lambda e: e.__setitem__(0, e[0] + e[0]), "tags that are not up to 4 topics of the taxonomy"),
     (lambda e: e.__setitem__(0, "Music"), "tags that are not a list of names"),
-    (lambda e: e[1][0].__setitem__(1, ["buy now"]), "evidence that is not phrases of its topic"),
+    (lambda e: e[1][0].__setitem__(1, ["<b>buy now</b>"]), "evidence that is not phrases of its topic or words"),
     (lambda e: e.__setitem__(1, e[1][::-1] + [["Music", []]]), "evidence that is not for the tags"),
     (lambda e: e.__setitem__(2, ["A", "B"]), "titles that are not strings"),
     (lambda e: e.append({"x": 1}), "titles that are not strings"),
@@ -235,7 +235,7 @@ def test_a_cached_title_the_title_stage_could_not_make_of_its_abstract_is_not_pu
     with caplog.at_level(logging.INFO):
         build([Path("seeds")], Path("docs"), cache=cache)
     assert _titles(project / "docs") == before
-    assert ".cache/derived.json: 1 cached title(s) are not ones the title stage makes of their abstract" in caplog.text
+    assert ".cache/derived.json: 1 cached title(s) or evidence not made of their abstract: derived again" in caplog.text
 
 
 def test_a_cached_other_title_the_title_stage_could_not_make_is_not_published(tmp_path, monkeypatch, caplog):
@@ -253,4 +253,20 @@ def test_a_cached_other_title_the_title_stage_could_not_make_is_not_published(tm
     with caplog.at_level(logging.INFO):
         build([Path("seeds")], Path("docs"), cache=cache)
     assert _titles(Path("docs")) == before
-    assert ".cache/derived.json: 1 cached title(s) are not ones the title stage makes of their abstract" in caplog.text
+    assert ".cache/derived.json: 1 cached title(s) or evidence not made of their abstract: derived again" in caplog.text
+
+
+def test_cached_evidence_of_words_the_abstract_does_not_hold_is_not_published(project, caplog):
+    """The tagger shows the abstract's own words as evidence beside its topic's phrases: a
+    forged cache could put any plain words there, so an entry whose evidence holds a word its
+    abstract does not is derived again (that abstract alone)."""
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _papers(project / "docs")
+    text = next(t for t, p in sorted(before.items()) if p["tag_evidence"] and all(p["tag_evidence"].values()))
+    _tamper(cache, text, lambda e: e[1][0].__setitem__(1, e[1][0][1] + ["cryptocurrency giveaway"]))
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert _papers(project / "docs") == before
+    assert "giveaway" not in json.dumps(_papers(project / "docs")[text]["tag_evidence"])
+    assert ".cache/derived.json: 1 cached title(s) or evidence not made of their abstract: derived again" in caplog.text

@@ -284,3 +284,40 @@ def test_a_seed_file_name_is_one_path_in_its_repository_link():
     # "#" and "?" in a file's name ended the path: the link opened seeds/what with a fragment
     repo = Repository("https://github.com/o/r", "main")
     assert repo.blob("seeds/what?#100% é.txt") == "https://github.com/o/r/blob/main/seeds/what%3F%23100%25%20%C3%A9.txt"
+
+
+# -- topics that nest --------------------------------------------------------------------
+
+NESTED = [
+    Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),
+    Topic("Generative Adversarial Networks", "gans", "A generator against a discriminator.", ("gan",),
+          parent="generative-models"),
+    Topic("Optimization", "optimization", "Minimising functions.", ("sgd",)),
+    Topic("Machine Learning", "machine-learning", "Everything else.", (), catch_all=True),
+]
+
+
+def test_a_childs_papers_are_on_its_parents_page_too():
+    gan = make(id="aaaaaaaaaaa1", title="A GAN", tags=("Generative Adversarial Networks",))
+    both = make(id="aaaaaaaaaaa2", title="Both", tags=("Generative Adversarial Networks", "Generative Models"))
+    other = make(id="aaaaaaaaaaa3", title="Steps", tags=("Optimization",))
+    by_topic = Digest([gan, both, other], NESTED).by_topic()
+    assert [p.id for p in by_topic["Generative Models"]] == ["aaaaaaaaaaa1", "aaaaaaaaaaa2"]  # each once
+    assert [p.id for p in by_topic["Generative Adversarial Networks"]] == ["aaaaaaaaaaa1", "aaaaaaaaaaa2"]
+    assert [p.id for p in by_topic["Optimization"]] == ["aaaaaaaaaaa3"]
+    files = render_site(Digest([gan, both, other], NESTED), seed_files=1)
+    assert "A GAN" in files["topics/generative-models.md"]
+    assert "<strong>2 papers</strong>" in files["topics/generative-models.md"]
+
+
+def test_the_topics_index_shows_children_under_their_parent():
+    papers = [make(id=f"aaaaaaaaaab{i}", title=f"Steps {i}", tags=("Optimization",)) for i in range(3)]
+    papers.append(make(id="aaaaaaaaaaa1", title="A GAN", tags=("Generative Adversarial Networks",)))
+    index = render_site(Digest(papers, NESTED), seed_files=1)["topics/index.md"]
+    rows = re.findall(r"<tr><td>(.*?)</td><td[^>]*>(\d+)</td>", index)
+    assert rows == [
+        ('<a href="optimization/">Optimization</a>', "3"),
+        ('<a href="generative-models/">Generative Models</a>', "1"),
+        ('<span class="digest-subtopic">↳ </span><a href="gans/">Generative Adversarial Networks</a>', "1"),
+        ('<a href="machine-learning/">Machine Learning</a>', "0"),
+    ]

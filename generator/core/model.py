@@ -80,13 +80,14 @@ class Paper:
 
 @dataclass(frozen=True)
 class Topic:
-    """A topic of the taxonomy."""
+    """A topic of the taxonomy; ``parent`` is the slug of the broader topic it sits in, if any."""
 
     name: str
     slug: str
     description: str
     phrases: tuple[str, ...]
     catch_all: bool = False
+    parent: str = ""
 
 
 class Digest:
@@ -115,12 +116,33 @@ class Digest:
         return [p for p in self._papers if not p.hidden]
 
     def by_topic(self) -> dict[str, list[Paper]]:
-        """Topic name -> visible papers tagged with it, for every topic (possibly empty)."""
+        """Topic name -> visible papers tagged with it or with a topic inside it (a child, a
+        grandchild: ``Topic.parent``), for every topic (possibly empty)."""
         out: dict[str, list[Paper]] = {t.name: [] for t in self.topics}
         for p in self.visible():
-            for t in p.tags:
+            for t in self.with_parents(p.tags):
                 out.setdefault(t, []).append(p)
         return out
+
+    def with_parents(self, tags: Iterable[str]) -> list[str]:
+        """The topic names ``tags`` and, after them, the topics they sit in, each once."""
+        parent = {t.name: self._by_slug[t.parent].name for t in self.topics if t.parent in self._by_slug}
+        out: list[str] = []
+        for t in tags:
+            while t not in out:
+                out.append(t)
+                if t not in parent:
+                    break
+                t = parent[t]
+        return sorted(out, key=lambda t: t not in tags)  # stable: the tags first, in their order
+
+    def children(self, topic: Topic) -> list[Topic]:
+        """The topics whose parent is ``topic``, in taxonomy order."""
+        return [t for t in self.topics if t.parent == topic.slug]
+
+    @property
+    def _by_slug(self) -> dict[str, Topic]:
+        return {t.slug: t for t in self.topics}
 
     def by_venue(self) -> dict[tuple[str, int], list[Paper]]:
         """(venue, year) -> visible papers, sorted by venue then year."""

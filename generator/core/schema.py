@@ -14,6 +14,7 @@ file                           shape                           loaded by
 ``generator/core/link_kinds.yml``   :data:`LINK_KINDS`              :func:`load_link_rules`
 ``generator/derive/title/words.yml``  :data:`TITLE_WORDS`             :func:`load_title_words`
 ``generator/derive/related_words.yml``:data:`RELATED_WORDS`           :func:`generator.derive.related.load_stop_words`
+``generator/derive/topic_weights.json``:data:`TOPIC_WEIGHTS`   :func:`generator.derive.tag.load_topic_model`
 =============================  ==============================  ================================
 
 To read a new data file: declare its shape with :class:`Field`, :class:`Record`,
@@ -30,6 +31,8 @@ reorder what a page shows.
 from __future__ import annotations
 
 import difflib
+import json
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -57,15 +60,15 @@ def python_type_name(value: object) -> str:
     return type(value).__name__
 
 
-_KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)", dict: "mapping"}
+_KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)", dict: "mapping", float: "number"}
 
 
 @dataclass(frozen=True)
 class Field:
     """One value of a mapping.
 
-    ``kind`` is ``str``, ``bool``, ``list`` (of strings) or ``dict`` (string to
-    string). ``name`` is how messages name the kind ("list of topic names"),
+    ``kind`` is ``str``, ``bool``, ``float`` (a number), ``list`` (of strings) or ``dict``
+    (string to ``values``: a string, a number, or a nested :class:`Field` of kind ``dict``). ``name`` is how messages name the kind ("list of topic names"),
     ``items`` how they name a list's entries ("words"); ``choices`` are the allowed
     values of a string; ``at_least_one`` makes an empty list an error with that text,
     and ``unique`` an entry listed twice, naming it with that noun ("topic").
@@ -78,6 +81,7 @@ class Field:
     choices: tuple[str, ...] = ()
     at_least_one: str = ""
     unique: str = ""
+    values: "type | Field" = str
 
     @property
     def kind_name(self) -> str:
@@ -153,6 +157,20 @@ class Report:
         raise_all(self.errors)
 
 
+def load_json(path: Path, shape: Shape, error: type[GeneratorError] = GeneratorError, name: str | None = None) -> YamlFile:
+    """Read the JSON file at ``path`` (a fitted data file, written by a script, too big for
+    the YAML reader to be quick) and check it against ``shape``; raise every problem.
+    JSON keeps no lines: problems name the file and the key."""
+    shown = name if name is not None else str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read the file: {exc}", shown) from exc
+    doc = YamlFile(shown, data, {(): 1})
+    check(doc, shape, error).raise_all()
+    return doc
+
+
 def check(doc: YamlFile, shape: Shape, error: type[GeneratorError]) -> Report:
     """Every problem of ``doc`` against ``shape``; an empty document has none."""
     report = Report(doc, error)
@@ -222,7 +240,9 @@ def _check_record(report: Report, record: Record, value: object, at: Key, fallba
 
 
 def _check_value(report: Report, record: Record, label: str, spec: Field, key: str, value: object, at: Key) -> None:
-    if not isinstance(value, spec.kind):
+    if spec.kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return  # 3 is a number as much as 3.0
+    if not isinstance(value, spec.kind) or (spec.kind is float and not math.isfinite(value)):
         report(f"{label}{key!r} must be a {spec.kind_name}, not {record.value_name(value)}", *at)
     elif spec.kind is str:
         _check_text(report, f"{label}{key!r}", value, at)
@@ -243,11 +263,23 @@ def _check_value(report: Report, record: Record, label: str, spec: Field, key: s
                 report(f"{label}{spec.unique} {item.strip()!r} is listed twice", *at, i)
             seen.add(item.strip())
     elif spec.kind is dict:
+        if isinstance(spec.values, Field):
+            for k, item in value.items():
+                _check_value(report, record, label, spec.values, f"{key}.{k}", item, (*at, k))
+            return
+        number = spec.values is float
         for k, item in value.items():
-            if not isinstance(k, str) or not isinstance(item, str):
-                report(f"{label}{key!r} must map strings to strings, not {k!r} to {record.value_name(item)}", *at, k)
+            if number and isinstance(k, str) and _is_number(item):
+                continue
+            if not isinstance(k, str) or not isinstance(item, spec.values) or number:
+                wanted = "numbers" if number else "strings"
+                report(f"{label}{key!r} must map strings to {wanted}, not {k!r} to {record.value_name(item)}", *at, k)
             else:
                 _check_text(report, f"{label}{key!r} entry {k!r}", item, (*at, k))
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _check_text(report: Report, what: str, value: str, at: Key, empty_ok: bool = False) -> None:
@@ -273,6 +305,7 @@ TOPIC = Record(
         "phrases": Field(list, items="words"),
         "acronyms": Field(list, items="words"),
         "catch_all": Field(bool),
+        "parent": Field(str),
     },
     noun="topic",
     name_key="name",
@@ -297,6 +330,25 @@ CURATION = MapOf(
     "expected a mapping from paper id to corrections, not a {type}",
     # YAML reads an id of digits only as a number (and drops leading zeros), so ask for quotes
     key_problem="paper id {key!r} must be written in quotes, like \"{key}\"",
+)
+
+# The tagger's fitted model (generator/derive/tag.py), written by benchmarks/fit_topics.py.
+TOPIC_WEIGHTS = Record(
+    {
+        "about": Field(str, required=True),
+        "fitted_on": Field(list, required=True),
+        # feature name -> weight of the shared logistic model; "bias" is one of them
+        "weights": Field(dict, required=True, name="mapping from feature name to number", values=float),
+        # the calibrated rule: a tag's probability must reach threshold, and share_of_top of the first tag's
+        "threshold": Field(float, required=True),
+        "share_of_top": Field(float, required=True),
+        "early_weight": Field(float, required=True),
+        # term (a word or two joined by a space) -> inverse document frequency: the vocabulary
+        "idf": Field(dict, required=True, name="mapping from term to number", values=float),
+        # topic slug -> term -> weight of the term in the topic's profile
+        "profiles": Field(dict, required=True, name="mapping from topic slug to terms",
+                          values=Field(dict, name="mapping from term to number", values=float)),
+    },
 )
 
 LINK_KINDS_VALUES = ("code", "data", "paper", "project")

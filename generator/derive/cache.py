@@ -28,6 +28,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -57,6 +58,11 @@ def fingerprint(taxonomy: bytes) -> str:
     return h.hexdigest()
 
 
+# A term shown as evidence (generator/derive/tag.py: the abstract's words and word pairs that
+# made a tag, beside the topic's phrases): a few plain words, each of which the abstract holds
+# (:func:`reusable`), never markup.
+_TERM = re.compile(r"[^\W_](?:[\w'.+-]| (?! )){0,58}[\w+.]?")
+_TERM_WORD = re.compile(r"[^\W_]+")
 MAX_OTHERS = 64  # far more titles than an abstract's analysis offers
 
 
@@ -80,8 +86,8 @@ def _entry(value: object, topics: Mapping[str, Topic]) -> Entry | str:
                 and all(isinstance(x, str) for x in item[1])):
             return "evidence of another shape"
         topic = topics.get(item[0])
-        if topic is None or not set(item[1]) <= set(topic.phrases):
-            return "evidence that is not phrases of its topic"
+        if topic is None or not all(x in topic.phrases or _TERM.fullmatch(x) for x in item[1]):
+            return "evidence that is not phrases of its topic or words"
         out.append((item[0], tuple(item[1])))
     if [name for name, _ in out] != tags:
         return "evidence that is not for the tags"
@@ -132,7 +138,12 @@ def reusable(known: Mapping[str, Entry], text: str) -> Entry | None:
     entry = known.get(text_key(text)) if known else None
     if entry is None:
         return None
-    _, _, title, others = entry
+    _, evidence, title, others = entry
+    words = text.casefold()
+    # a phrase matches its plural too ("capability" in "capabilities"): its last letter may differ
+    if not all((w := x_word.casefold())[:-1 if len(w) > 3 else None] in words
+               for _, shown in evidence for x in shown for x_word in _TERM_WORD.findall(x)):
+        return None  # evidence the abstract does not hold: derived again (the tagger's terms are its words)
     if not could_be_title(title, text) or (others is not None and not all(could_be_title(t, text) for t in others)):
         return None
     return entry

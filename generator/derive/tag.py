@@ -1,20 +1,36 @@
 """The tagging stage: give each paper the topics of the taxonomy its abstract is about.
 
-An abstract is split into words once; only a word that starts some phrase of the
-taxonomy is looked up, in one dictionary of all phrases (longest first), so the cost
-grows with the length of the abstract, not with the size of the taxonomy. A topic's score adds up its
-mentions, weighted by where they occur: the opening sentences say what a paper is
-about, a late sentence often only mentions a related field. A topic becomes a tag
-when its score shows it is the subject, not a passing mention.
+Two kinds of evidence, read in one pass over the abstract's words:
+
+- **phrases**: the taxonomy's phrases and acronyms, looked up in one dictionary of all
+  phrases (longest first); only a word that starts some phrase is looked up, so the cost
+  grows with the length of the abstract, not with the size of the taxonomy. A topic's
+  phrase score adds up its mentions, weighted by where they occur: the opening sentences
+  say what a paper is about, a late sentence often only mentions a related field.
+- **terms**: the abstract's words and word pairs, weighted by tf-idf, against each topic's
+  profile of terms (``topic_weights.json``): what papers on the topic say, whether or not
+  they spell the taxonomy's phrases.
+
+A handful of features of each topic (how strong its phrases and its terms are, and how
+they compare with the abstract's strongest topic) go through one logistic model shared by
+all topics, so a topic with few papers to learn from is still tagged from its phrases. A
+topic becomes a tag when its probability reaches a threshold and a share of the first
+tag's. The model, the profiles and the rule are fitted by ``benchmarks/fit_topics.py`` on
+the labelled abstracts of ``benchmarks/data/topic_labels.jsonl`` marked ``fit``.
 """
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import math
 import re
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+import numpy as np
 
 from generator.core import schema
 from generator.core.errors import TaxonomyError
@@ -24,16 +40,20 @@ from generator.core.text import sentences
 from generator.core.yamlfile import load_yaml
 
 TAXONOMY = Path(__file__).with_name("taxonomy.yml")
+WEIGHTS = Path(__file__).with_name("topic_weights.json")
 
-MAX_TAGS = 5
+# An expert labels a paper with one main topic and up to three more (../shared/topic_labelling.md).
+MAX_TAGS = 4
 # Weight of one mention by sentence: the first sentence states the subject, the
 # second usually narrows it; later ones add detail, context or experiments.
 SENTENCE_WEIGHTS = (3.0, 2.5)
 LATER_WEIGHT = 1.0
-# A tag needs a mention in the first two sentences, or several later ones...
-MIN_SCORE = 2.5
-# ...and must not be dwarfed by the paper's main topic.
-MIN_SHARE_OF_TOP = 0.2
+# Terms of the first two sentences count this much more than later ones (fitted: early_weight).
+EARLY_SENTENCES = 2
+# The features of a topic, in the order the model's weights are read.
+# (Indicators of the strongest topic were tried: collinear with the shares, they took negative
+# weights that put a tied second topic first.)
+FEATURES = ("bias", "phrase", "phrase_share", "terms", "terms_share")
 
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -67,6 +87,7 @@ def load_taxonomy(path: Path | None = None) -> list[Topic]:
         problem.raise_all()
     topics = [_read_topic(index, entry, problem) for index, entry in problem.records("topics")]
     _check_unique(doc.data["topics"], problem)
+    _check_parents(doc.data["topics"], problem)
     problem.raise_all()
     return [topic for topic in topics if topic is not None]
 
@@ -101,6 +122,7 @@ def _read_topic(index: int, entry: dict, problem: Report) -> Topic | None:
         description=entry["description"].strip(),
         phrases=tuple([p.lower() for p in phrases] + acronyms),
         catch_all=entry.get("catch_all", False),
+        parent=entry.get("parent", "").strip(),
     )
 
 
@@ -128,23 +150,100 @@ def _check_unique(entries: list[object], problem: Report) -> None:
                 )
 
 
+def _check_parents(entries: list[object], problem: Report) -> None:
+    """A parent is another topic's slug, not the catch-all's, and no topic is its own ancestor."""
+    slugs = {e["slug"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("slug"), str)}
+    parent_of: dict[str, str] = {}
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("parent"), str):
+            continue
+        label, parent = f"topic {entry.get('name')!r}", entry["parent"].strip()
+        if parent not in slugs:
+            near = difflib.get_close_matches(parent, list(slugs), n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            problem(f"{label}: parent {parent!r} is not the slug of a topic ({hint}a parent is named by its slug)",
+                    "topics", index, "parent")
+        elif parent == entry.get("slug"):
+            problem(f"{label}: a topic cannot be its own parent", "topics", index, "parent")
+        elif slugs[parent].get("catch_all") is True or entry.get("catch_all") is True:
+            problem(f"{label}: the catch-all topic cannot be a parent or have one", "topics", index, "parent")
+        elif isinstance(entry.get("slug"), str):
+            parent_of[entry["slug"]] = parent
+    reported: set[str] = set()
+    for index, entry in enumerate(entries):
+        slug = entry.get("slug") if isinstance(entry, dict) else None
+        if slug not in parent_of or slug in reported:
+            continue
+        path, at = [slug], parent_of[slug]
+        while at in parent_of and at not in path:
+            path.append(at)
+            at = parent_of[at]
+        if at == slug:
+            reported.update(path)
+            problem(f"topic {entry.get('name')!r}: parents go round in a circle: {' -> '.join([*path, slug])}",
+                    "topics", index, "parent")
+
+
+# -- the fitted model --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: the matcher is cached per model
+class TopicModel:
+    """What ``topic_weights.json`` holds: the shared logistic model over :data:`FEATURES`,
+    the rule that turns probabilities into tags, and each topic's profile of terms."""
+
+    weights: tuple[float, ...]  # one per feature of FEATURES
+    threshold: float  # a tag's probability must reach this...
+    share_of_top: float  # ...and this share of the first tag's
+    early_weight: float  # how much more a term of the first sentences counts
+    idf: dict[str, float]  # the vocabulary: term -> inverse document frequency
+    profiles: dict[str, dict[str, float]]  # topic slug -> term -> weight (unit length)
+
+
+NO_MODEL = TopicModel((0.0,) * len(FEATURES), 1.0, 1.0, 1.0, {}, {})
+
+
+@lru_cache(maxsize=4)
+def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
+    """The fitted model, checked against :data:`generator.core.schema.TOPIC_WEIGHTS`; every problem
+    raised at once as a :class:`TaxonomyError` naming the file."""
+    shown = f"generator/{path.name}" if path.parent == WEIGHTS.parent else str(path)
+    doc = schema.load_json(path, schema.TOPIC_WEIGHTS, TaxonomyError, shown)
+    data = doc.data
+    missing = [f for f in FEATURES if f not in data["weights"]]
+    unknown = [f for f in data["weights"] if f not in FEATURES]
+    if missing or unknown:
+        raise TaxonomyError(f"'weights' must give a number for each feature: {', '.join(FEATURES)} "
+                            f"(missing: {', '.join(missing) or '-'}; unknown: {', '.join(unknown) or '-'}); "
+                            "run benchmarks/fit_topics.py", shown)
+    return TopicModel(
+        weights=tuple(float(data["weights"][f]) for f in FEATURES),
+        threshold=float(data["threshold"]),
+        share_of_top=float(data["share_of_top"]),
+        early_weight=float(data["early_weight"]),
+        idf={t: float(v) for t, v in data["idf"].items()},
+        profiles={slug: {t: float(v) for t, v in terms.items()} for slug, terms in data["profiles"].items()},
+    )
+
+
 # -- matching --------------------------------------------------------------------------
 
 
-def tag_paper(paper: Paper, topics: Sequence[Topic]) -> Paper:
-    """The paper with ``tags`` (1 to 5 topic names, best first) and their ``tag_evidence``.
+def tag_paper(paper: Paper, topics: Sequence[Topic], model: TopicModel | None = None) -> Paper:
+    """The paper with ``tags`` (1 to 4 topic names, best first) and their ``tag_evidence``.
 
     A phrase matches whole words, ignoring case, hyphens and a plural ending on its
     last word; a phrase written with capitals (an acronym such as ``RL`` or ``NeRF``)
-    matches only with exactly those capitals, plus a plural ``s``. The catch-all topic
-    is given only when no other topic is mentioned at all.
+    matches only with exactly those capitals, plus a plural ``s``. A topic with phrase
+    evidence is always preferred to the catch-all, which is given only when no topic
+    has phrases and none is likely from its terms. ``model`` defaults to the fitted one.
     """
-    return _tag(paper, _matcher(tuple(topics)))
+    return _tag(paper, _matcher(tuple(topics), model or load_topic_model()))
 
 
-def tag_papers(papers: Iterable[Paper], topics: Sequence[Topic]) -> list[Paper]:
+def tag_papers(papers: Iterable[Paper], topics: Sequence[Topic], model: TopicModel | None = None) -> list[Paper]:
     """Tag every paper, leaving alone those whose tags a maintainer curated."""
-    matcher = _matcher(tuple(topics))
+    matcher = _matcher(tuple(topics), model or load_topic_model())
     return [paper if "tags" in paper.curated else _tag(paper, matcher) for paper in papers]
 
 
@@ -162,10 +261,15 @@ class _Matcher:
     # the first two words of longer phrases -> their numbers of words, longest first
     lengths: dict[str, tuple[int, ...]]
     catch_all: int | None
+    model: TopicModel
+    # term -> its row of ``profiles``; empty when no topic of this taxonomy has a profile
+    rows: dict[str, int]
+    # the weight of each term (row) in each topic's profile (column)
+    profiles: np.ndarray
 
 
 @lru_cache(maxsize=8)
-def _matcher(topics: tuple[Topic, ...]) -> _Matcher:
+def _matcher(topics: tuple[Topic, ...], model: TopicModel = NO_MODEL) -> _Matcher:
     hits: dict[str, list[Hit]] = {}
     lengths: dict[str, set[int]] = {}
     for index, topic in enumerate(topics):
@@ -179,12 +283,23 @@ def _matcher(topics: tuple[Topic, ...]) -> _Matcher:
                     entries.append((index, phrase, written if case_sensitive else ""))
                 if len(words) > 1:
                     lengths.setdefault(" ".join(written.lower().split()[:2]), set()).add(len(words))
+    # the profiles as one matrix (term row x topic column): an abstract's term scores are one product
+    rows = {term: row for row, term in enumerate(model.idf)}
+    profiles = np.zeros((len(rows), len(topics)), dtype=np.float64)
+    for index, topic in enumerate(topics):
+        if not topic.catch_all:
+            for term, weight in model.profiles.get(topic.slug, {}).items():
+                if term in rows:
+                    profiles[rows[term], index] = weight
     return _Matcher(
         topics=topics,
         hits={k: tuple(v) for k, v in hits.items()},
         firsts=frozenset([_BREAK, *(key.split()[0] for key in hits)]),
         lengths={two: tuple(sorted(ns, reverse=True)) for two, ns in lengths.items()},
         catch_all=next((i for i, t in enumerate(topics) if t.catch_all), None),
+        model=model,
+        rows=rows if profiles.any() else {},
+        profiles=profiles,
     )
 
 
@@ -197,9 +312,10 @@ def _inflections(word: str, case_sensitive: bool) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def tag_texts(texts: Iterable[str], topics: Sequence[Topic]) -> list[tuple[tuple[str, ...], tuple]]:
+def tag_texts(texts: Iterable[str], topics: Sequence[Topic],
+              model: TopicModel | None = None) -> list[tuple[tuple[str, ...], tuple]]:
     """(tags, evidence) for each abstract text: what :func:`tag_papers` sets, for work on texts alone."""
-    matcher = _matcher(tuple(topics))
+    matcher = _matcher(tuple(topics), model or load_topic_model())
     return [_choose(text, matcher) for text in texts]
 
 
@@ -208,30 +324,127 @@ def _tag(paper: Paper, m: _Matcher) -> Paper:
     return dataclasses.replace(paper, tags=tags, tag_evidence=evidence)
 
 
+# How many of a tag's strongest terms are shown as its evidence, after its phrases.
+EVIDENCE_TERMS = 3
+
+
 def _choose(text: str, m: _Matcher) -> tuple[tuple[str, ...], tuple]:
-    scores, evidence = _score(text, m)
-    ranked = sorted(scores, key=lambda i: (-scores[i], i))
-    top = scores[ranked[0]] if ranked else 0.0
-    chosen = [i for i in ranked if scores[i] >= MIN_SCORE and scores[i] >= MIN_SHARE_OF_TOP * top][:MAX_TAGS]
-    if not chosen and ranked:
-        # Nothing stands out: the strongest mention still says more than the catch-all.
-        chosen = ranked[:1]
+    candidates, features, phrase_evidence, term_parts = topic_features(text, m)
+    model = m.model
+    logits = features @ np.asarray(model.weights) if len(candidates) else np.zeros(0)
+    ranked = [int(candidates[k]) for k in np.lexsort((candidates, -logits))]
+    by_topic = dict(zip(candidates.tolist(), logits.tolist()))
+    chosen: list[int] = []
+    if ranked:
+        top = _sigmoid(by_topic[ranked[0]])
+        floor = max(model.threshold, model.share_of_top * top)
+        chosen = [i for i in ranked[:MAX_TAGS] if _sigmoid(by_topic[i]) >= floor]
+        if not chosen and (ranked[0] in phrase_evidence or top >= model.threshold / 2):
+            # Nothing reaches the threshold: the likeliest topic still says more than the catch-all,
+            # if its phrases name it or its terms make it half as likely as a tag must be.
+            chosen = ranked[:1]
     if not chosen and m.catch_all is not None:
         chosen = [m.catch_all]
     return (
         tuple(m.topics[i].name for i in chosen),
-        tuple((m.topics[i].name, tuple(evidence.get(i, ()))) for i in chosen),
+        tuple((m.topics[i].name, _evidence(phrase_evidence.get(i, []), term_parts(i))) for i in chosen),
     )
 
 
-def _score(text: str, m: _Matcher) -> tuple[dict[int, float], dict[int, list[str]]]:
-    """Topic index -> weighted mentions, and topic index -> the phrases found, in text order."""
+def _evidence(phrases: list[str], terms: dict[str, float]) -> tuple[str, ...]:
+    """The phrases that matched, in text order, then the strongest terms they do not already say."""
+    said = {p.lower() for p in phrases}
+    strongest = sorted(terms, key=lambda t: (-terms[t], t))
+    return (*phrases, *[t for t in strongest if t not in said][:EVIDENCE_TERMS])
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def topic_features(text: str, m: _Matcher) -> tuple[np.ndarray, np.ndarray, dict[int, list[str]],
+                                                     Callable[[int], dict[str, float]]]:
+    """The topics with phrase or term evidence (their indexes, ascending) and a row of their
+    :data:`FEATURES` each; topic index -> the phrases found; and a function giving, for a topic
+    index, each term's part of the topic's term score (computed only for the topics shown)."""
+    lower, written = _words(text)
+    found, phrase_evidence = _score(lower, written, m)
+    terms, term_parts = _terms(lower, m)
+    phrases = np.zeros(len(m.topics))
+    if found:
+        phrases[list(found)] = list(found.values())
+    candidates = np.flatnonzero((phrases > 0) | (terms > 0))
+    p, t = phrases[candidates], terms[candidates]
+    features = np.empty((len(candidates), len(FEATURES)))
+    if len(candidates):
+        top_p, top_t = p.max(), t.max()
+        features[:, 0] = 1.0
+        features[:, 1] = np.log1p(p)
+        features[:, 2] = p / top_p if top_p > 0 else 0.0
+        features[:, 3] = t
+        features[:, 4] = t / top_t if top_t > 0 else 0.0
+    return candidates, features, phrase_evidence, term_parts
+
+
+def _words(text: str) -> tuple[list[str], str]:
+    """The abstract's words lower-cased, with a sentence break between sentences, and the
+    text they were split from (whose words keep their capitals)."""
     # Checked with `in` first: few abstracts have either, and the scan would cost more than the rest.
     if "\\" in text or "http" in text or "www." in text:
         text = _SKIP.sub(" ", text)
     text = f" {_BREAK} ".join(sentences(text))
     text = text.translate(_SPACES)
-    lower = text.lower().split()
+    return text.lower().split(), text
+
+
+def term_counts(lower: Sequence[str], early_weight: float, vocabulary: Container[str] | None = None) -> dict[str, float]:
+    """Term -> weighted count: every word and every pair of neighbouring words of a sentence
+    (``"radiance field"``), those of the first sentences counting ``early_weight`` times;
+    only the terms of ``vocabulary`` if given."""
+    end = 0
+    for _ in range(EARLY_SENTENCES):
+        end = lower.index(_BREAK, end) + 1 if _BREAK in lower[end:] else len(lower)
+    counts: dict[str, float] = {}
+    for part, weight in ((lower[:end], early_weight), (lower[end:], 1.0)):
+        # a pair across a sentence break holds the break, which no vocabulary term does
+        found = Counter(part)
+        found.update(map(" ".join, zip(part, part[1:])))
+        for term, n in found.items():
+            if vocabulary is None or term in vocabulary:
+                counts[term] = counts.get(term, 0.0) + n * weight
+    if vocabulary is None:
+        counts = {t: c for t, c in counts.items() if _BREAK not in t}
+    return counts
+
+
+def term_vector(lower: Sequence[str], idf: dict[str, float], early_weight: float) -> dict[str, float]:
+    """The abstract's terms of the vocabulary ``idf``, weighted (1 + log count) * idf, of unit length."""
+    vector = {}
+    for term, count in term_counts(lower, early_weight, idf).items():
+        weight = idf[term]
+        vector[term] = (1.0 + math.log(count)) * weight if count >= 1 else count * weight
+    norm = math.sqrt(sum(v * v for v in vector.values()))
+    return {t: v / norm for t, v in vector.items()} if norm else {}
+
+
+def _terms(lower: Sequence[str], m: _Matcher) -> tuple[np.ndarray, Callable[[int], dict[str, float]]]:
+    """Each topic's score of the abstract's terms against its profile (a cosine), and a function
+    giving a topic's terms with their parts of it."""
+    vector = term_vector(lower, m.model.idf, m.model.early_weight) if m.rows else {}
+    if not vector:
+        return np.zeros(len(m.topics)), lambda topic: {}
+    terms = list(vector)
+    values = np.fromiter(vector.values(), dtype=np.float64, count=len(terms))
+    weights = m.profiles[[m.rows[t] for t in terms]]
+
+    def parts(topic: int) -> dict[str, float]:
+        return {t: float(v) for t, v in zip(terms, values * weights[:, topic]) if v > 0}
+
+    return values @ weights, parts
+
+
+def _score(lower: list[str], text: str, m: _Matcher) -> tuple[dict[int, float], dict[int, list[str]]]:
+    """Topic index -> weighted mentions, and topic index -> the phrases found, in text order."""
     words: list[str] = []  # as written, split only when an acronym needs its capitals checked
     scores: dict[int, float] = {}
     evidence: dict[int, list[str]] = {}

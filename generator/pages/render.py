@@ -374,11 +374,28 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence
 
 
 def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str:
+    """The topics as a tree: the broadest ones by their number of papers, each followed by the
+    topics inside it (marked ``↳``, one more per level), which count towards it too."""
     head = front_matter({"title": "Topics", **NOT_INDEXED})
     rows = []
-    for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, [])), t.name)):
+    slugs = {t.slug for t in digest.topics}
+    shown: set[str] = set()  # the taxonomy's loader refuses cycles; a Digest made by hand might not
+
+    def order(topics: Iterable[Topic]) -> list[Topic]:
+        return sorted(topics, key=lambda t: (-len(by_topic.get(t.name, [])), t.name))
+
+    def add(t: Topic, depth: int) -> None:
+        if t.slug in shown:
+            return
+        shown.add(t.slug)
         n = len(by_topic.get(t.name, []))
-        rows.append((f'<a href="{t.slug}/">{esc(t.name)}</a>', str(n), esc(t.description)))
+        mark = '<span class="digest-subtopic">' + "↳ " * depth + "</span>" if depth else ""
+        rows.append((f'{mark}<a href="{t.slug}/">{esc(t.name)}</a>', str(n), esc(t.description)))
+        for child in order(digest.children(t)):
+            add(child, depth + 1)
+
+    for t in order(t for t in digest.topics if t.parent not in slugs):
+        add(t, 0)
     return head + "\n" + html_block("<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
 
 

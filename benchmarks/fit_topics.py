@@ -1,0 +1,282 @@
+"""Fit the tagger's model (``generator/derive/topic_weights.json``) on the fit split of the labelled topics.
+
+Nothing here reads the report split (ICLR, VIS, SIGDIAL, EEML, ISMIR): not its labels, not its
+texts. What is read:
+
+- the **fit** split of ``benchmarks/data/topic_labels.jsonl`` (NeurIPS 2013-2018 and the
+  neural-fields corpus, 400 abstracts an expert labelled);
+- the **pool**: every other abstract of those venues and of the repository's ``seeds/``
+  (about 3,700), unlabelled, less any abstract resubmitted to a report venue
+  (``../shared/titled/resubmissions.jsonl``).
+
+Steps:
+
+1. The vocabulary's idf comes from the pool and the fit abstracts together: words and pairs of
+   neighbouring words in at least ``MIN_DF`` abstracts and at most half of them.
+2. Each topic's profile of terms is the sum of the tf-idf vectors of its abstracts: in the pool,
+   the topics its phrases give (the first at full weight, the others at half), which is noisy but
+   plentiful; among the fit abstracts, the expert's topics (``GOLD`` times as much: primary, and
+   ``also`` at ALSO of that); and the topic's own name, description and phrases (``OWN``), so
+   that every topic has a profile. Only its ``TERMS`` strongest terms are kept.
+3. Every (fit abstract, topic with evidence) pair is a row of :data:`generator.derive.tag.FEATURES`,
+   with the profiles built without the abstract's own fold (5 folds), and its label is whether
+   the expert gave the topic. One logistic regression, shared by all topics, gives the weights.
+4. The rule (``threshold``, ``share_of_top``) is chosen on the same folds: each fold tagged by
+   the model fitted on the others, the pair maximising F1 (micro over tags) wins.
+
+It prints the cross-validated figures on the fit split (those of ``benchmarks/topics.py``) and
+writes the file; ``--dry-run`` writes nothing. To compare settings, ``--terms``, ``--own``,
+``--gold`` and ``--early`` override the constants below, still scored on the fit split only.
+
+    .venv/bin/python benchmarks/fit_topics.py [--dry-run]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from benchmarks.topics import SHARED, Labelled, load_labels, read_abstracts, scores, table  # noqa: E402
+from generator.core.model import Topic  # noqa: E402
+from generator.derive import tag  # noqa: E402
+from generator.derive.related import load_stop_words  # noqa: E402
+
+FIT_DIRS = ("titled/neurips2013/seeds", "titled/neurips2014/seeds", "titled/neurips2015/seeds",
+            "titled/neurips2016/seeds", "titled/neurips2017/seeds", "titled/neurips2018/seeds",
+            "corpora/neural-fields")
+MIN_DF = 3
+MAX_DF = 0.5
+TERMS = 800  # terms kept per topic profile (CV on fit: 300 and 800 alike, 800 a little more precise)
+OWN = 0.3  # weight of the topic's own words in its profile, against its abstracts' (CV on fit: 0.1-0.3 best, 3 worst)
+GOLD = 4.0  # an expert-labelled abstract counts this many pool abstracts
+ALSO = 0.6  # an "also" topic of the expert, against the primary
+EARLY = 1.5  # terms of the first two sentences count this much more
+FOLDS = 5
+C = 1.0  # inverse strength of the logistic regression's L2 penalty
+THRESHOLDS = [round(0.05 * i, 2) for i in range(2, 15)]
+SHARES = [round(0.1 * i, 1) for i in range(0, 10)]
+
+
+def pool_texts(labelled: set[tuple[str, int]]) -> list[str]:
+    """The unlabelled abstracts of the fit venues and of ``seeds/``, less report-venue resubmissions."""
+    fit_venues = {d.split("/")[1] for d in FIT_DIRS if d.startswith("titled/")}
+    resubmitted = set()
+    for line in (SHARED / "titled" / "resubmissions.jsonl").read_text(encoding="utf-8").splitlines():
+        pair = json.loads(line)
+        for ours, theirs in ((pair["a"], pair["b"]), (pair["b"], pair["a"])):
+            if ours.split("/")[0] in fit_venues and theirs.split("/")[0] not in fit_venues:
+                file, _, number = ours.partition(":")
+                resubmitted.add((f"titled/{file}", int(number)))
+    texts = []
+    for folder in FIT_DIRS:
+        for path in sorted((SHARED / folder).glob("*.txt")):
+            rel = path.relative_to(SHARED).as_posix()
+            texts += [t for line, t in sorted(read_abstracts(rel).items())
+                      if (rel, line) not in labelled and (rel, line) not in resubmitted]
+    for path in sorted((REPO / "seeds").glob("*.txt")):
+        texts += [t for _, t in sorted(read_abstracts_at(path).items())]
+    return texts
+
+
+def read_abstracts_at(path: Path) -> dict[int, str]:
+    from generator.seeds.parse import parse_seed
+    return {p.source.line: p.text for p in parse_seed(path.read_bytes(), path.name)}
+
+
+def phrase_topics(lower: list[str], written: str, m) -> list[tuple[int, float]]:
+    """The pool's noisy labels: (topic index, weight) of the topics the phrases alone give, as
+    the tagger of 2026-12 did (a score of 2.5, a fifth of the top's), the first at full weight."""
+    found, _ = tag._score(lower, written, m)
+    if not found:
+        return []
+    top = max(found.values())
+    ranked = sorted((i for i in found if found[i] >= 2.5 and found[i] >= 0.2 * top), key=lambda i: (-found[i], i))
+    return [(i, 1.0 if n == 0 else 0.5) for n, i in enumerate(ranked[:4])]
+
+
+def tfidf(counts: dict[str, float], idf: dict[str, float]) -> dict[str, float]:
+    v = {t: (1.0 + math.log(c) if c >= 1 else c) * idf[t] for t, c in counts.items() if t in idf}
+    norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+    return {t: x / norm for t, x in v.items()}
+
+
+def own_words(topic: Topic) -> list[str]:
+    text = f"{topic.name}. {topic.description}. " + ". ".join(topic.phrases)
+    return tag._words(text)[0]
+
+
+class Fitter:
+    def __init__(self, topics: list[Topic], fit: list[Labelled], pool: list[str], args):
+        self.topics, self.fit, self.args = topics, fit, args
+        self.index = {t.slug: i for i, t in enumerate(topics)}
+        m = tag._matcher(tuple(topics))
+        pool_words = [tag._words(t) for t in pool]
+        fit_words = [tag._words(r.text) for r in fit]
+        pool_counts = [tag.term_counts(lw, args.early) for lw, _ in pool_words]
+        self.fit_counts = [tag.term_counts(lw, args.early) for lw, _ in fit_words]
+        df = Counter(t for c in (*pool_counts, *self.fit_counts) for t in c)
+        n = len(pool_counts) + len(self.fit_counts)
+        # a term holding a function word ("the influence", "a trained") says nothing of a topic and
+        # would be shown as evidence
+        stop = load_stop_words()
+        self.idf = {t: math.log(n / d) for t, d in df.items()
+                    if MIN_DF <= d <= MAX_DF * n and not any(w in stop or w.isdigit() or len(w) < 2 for w in t.split())}
+        self.pool_vectors = [tfidf(c, self.idf) for c in pool_counts]
+        self.pool_labels = [phrase_topics(lw, w, m) for lw, w in pool_words]
+        self.fit_vectors = [tfidf(c, self.idf) for c in self.fit_counts]
+        self.own = [tfidf(tag.term_counts(own_words(t), 1.0), self.idf) for t in topics]
+        # the pool's part of every profile does not change between folds: summed once
+        self.pool_sums: list[dict[str, float]] = [{} for _ in topics]
+        for vector, labels in zip(self.pool_vectors, self.pool_labels):
+            for i, w in labels:
+                add(self.pool_sums[i], vector, w)
+
+    def gold(self, row: Labelled) -> list[tuple[int, float]]:
+        return [(self.index[row.primary], 1.0)] + [(self.index[s], ALSO) for s in row.also]
+
+    def model(self, rows: Sequence[int], weights=None, threshold=1.0, share=1.0) -> tag.TopicModel:
+        """The model whose profiles are built from the pool and the fit abstracts ``rows``."""
+        sums = [dict(s) for s in self.pool_sums]
+        for k in rows:
+            for i, w in self.gold(self.fit[k]):
+                add(sums[i], self.fit_vectors[k], self.args.gold * w)
+        profiles, vocabulary = {}, set()
+        for i, topic in enumerate(self.topics):
+            if topic.catch_all:
+                continue
+            total = dict(sums[i])
+            add(total, self.own[i], self.args.own * max(1.0, math.sqrt(sum(v * v for v in total.values()))))
+            kept = sorted(total, key=lambda t: (-total[t], t))[: self.args.terms]
+            norm = math.sqrt(sum(total[t] ** 2 for t in kept)) or 1.0
+            profiles[topic.slug] = {t: round(total[t] / norm, 4) for t in kept if total[t] / norm >= 5e-5}
+            vocabulary.update(profiles[topic.slug])
+        idf = {t: round(self.idf[t], 4) for t in sorted(vocabulary)}
+        return tag.TopicModel(tuple(weights) if weights is not None else (0.0,) * len(tag.FEATURES),
+                              threshold, share, self.args.early, idf, profiles)
+
+    def rows(self, model: tag.TopicModel, which: Sequence[int]):
+        """(features, labels, (row, topic) ids) of every pair with evidence among fit rows ``which``."""
+        m = tag._matcher(tuple(self.topics), model)
+        xs, ys, ids = [], [], []
+        for k in which:
+            candidates, features, _, _ = tag.topic_features(self.fit[k].text, m)
+            gold = self.fit[k].topics
+            for i, values in zip(candidates.tolist(), features.tolist()):
+                xs.append(values)
+                ys.append(float(self.topics[i].slug in gold))
+                ids.append((k, i))
+        return np.array(xs), np.array(ys), ids
+
+
+def add(into: dict[str, float], vector: dict[str, float], weight: float) -> None:
+    for t, v in vector.items():
+        into[t] = into.get(t, 0.0) + weight * v
+
+
+def logistic(x: np.ndarray, y: np.ndarray) -> list[float]:
+    """Weights of FEATURES (the first, a constant 1, is the bias) of an L2-penalised logistic regression."""
+    from sklearn.linear_model import LogisticRegression
+
+    lr = LogisticRegression(C=C, max_iter=2000)
+    lr.fit(x[:, 1:], y)
+    return [float(lr.intercept_[0]), *map(float, lr.coef_[0])]
+
+
+def choose(logits: dict[int, float], model: tag.TopicModel, has_phrase: set[int], catch_all: int | None) -> list[int]:
+    """The tags of one abstract as :func:`generator.derive.tag._choose` picks them, from its logits."""
+    ranked = sorted(logits, key=lambda i: (-logits[i], i))
+    chosen: list[int] = []
+    if ranked:
+        top = tag._sigmoid(logits[ranked[0]])
+        floor = max(model.threshold, model.share_of_top * top)
+        chosen = [i for i in ranked[: tag.MAX_TAGS] if tag._sigmoid(logits[i]) >= floor]
+        if not chosen and (ranked[0] in has_phrase or top >= model.threshold / 2):
+            chosen = ranked[:1]
+    return chosen or ([catch_all] if catch_all is not None else [])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--terms", type=int, default=TERMS)
+    ap.add_argument("--own", type=float, default=OWN)
+    ap.add_argument("--gold", type=float, default=GOLD)
+    ap.add_argument("--early", type=float, default=EARLY)
+    args = ap.parse_args(argv)
+    topics = tag.load_taxonomy()
+    parents = {t.slug: t.parent for t in topics if t.parent}
+    catch_all = next((i for i, t in enumerate(topics) if t.catch_all), None)
+    labels = load_labels()
+    fit = [r for r in labels if r.split == "fit"]  # the report split is never looked at below
+    pool = pool_texts({(r.file, r.line) for r in fit})
+    print(f"{len(fit)} labelled fit abstracts, {len(pool)} unlabelled pool abstracts")
+    f = Fitter(topics, fit, pool, args)
+
+    order = list(range(len(fit)))
+    random.Random(26).shuffle(order)
+    folds = [sorted(order[k::FOLDS]) for k in range(FOLDS)]
+    # features of each fold with profiles built without it
+    fold_rows = []
+    for k, held in enumerate(folds):
+        others = [i for j, fold in enumerate(folds) if j != k for i in fold]
+        fold_rows.append(f.rows(f.model(others), held))
+    # each fold scored by the logistic model fitted on the other folds' rows
+    logits: dict[int, dict[int, float]] = {k: {} for k in range(len(fit))}
+    phrased: dict[int, set[int]] = {k: set() for k in range(len(fit))}
+    for k in range(FOLDS):
+        x = np.vstack([fold_rows[j][0] for j in range(FOLDS) if j != k])
+        y = np.concatenate([fold_rows[j][1] for j in range(FOLDS) if j != k])
+        w = np.array(logistic(x, y))
+        xk, _, ids = fold_rows[k]
+        for (row, topic), z, values in zip(ids, xk @ w, xk):
+            logits[row][topic] = float(z)
+            if values[1] > 0:
+                phrased[row].add(topic)
+    best = None
+    for threshold in THRESHOLDS:
+        for share in SHARES:
+            rule = tag.TopicModel((), threshold, share, args.early, {}, {})
+            tagged = [tuple(topics[i].slug for i in choose(logits[k], rule, phrased[k], catch_all)) for k in range(len(fit))]
+            s = scores(fit, tagged, parents, topics[catch_all].slug if catch_all is not None else None)
+            if best is None or s["F1"] > best[0]["F1"] + 1e-12:
+                best = (s, threshold, share)
+    s, threshold, share = best
+    print(f"cross-validated on the fit split ({FOLDS} folds), threshold {threshold}, share of top {share}:")
+    print(table({"fit (cv)": s}))
+
+    x = np.vstack([r[0] for r in fold_rows])
+    y = np.concatenate([r[1] for r in fold_rows])
+    weights = logistic(x, y)
+    model = f.model(range(len(fit)), weights, threshold, share)
+    print("weights: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(tag.FEATURES, weights)))
+    data = {
+        "about": "The tagger's model (generator/derive/tag.py), fitted by benchmarks/fit_topics.py on the fit split of "
+                 "benchmarks/data/topic_labels.jsonl and the unlabelled abstracts of its venues; regenerate, do not edit.",
+        "fitted_on": ["neurips2013", "neurips2014", "neurips2015", "neurips2016", "neurips2017", "neurips2018",
+                      "neural-fields", "seeds"],
+        "weights": {n: round(v, 4) for n, v in zip(tag.FEATURES, weights)},
+        "threshold": threshold,
+        "share_of_top": share,
+        "early_weight": args.early,
+        "idf": model.idf,
+        "profiles": model.profiles,
+    }
+    text = json.dumps(data, ensure_ascii=False, indent=0, sort_keys=False) + "\n"
+    print(f"{len(model.idf)} terms, {len(text) / 1e6:.2f} MB")
+    if not args.dry_run:
+        tag.WEIGHTS.write_text(text, encoding="utf-8")
+        print(f"wrote {tag.WEIGHTS.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
