@@ -43,8 +43,11 @@ site: docs
 	$(PY) -m generator site
 
 # Live preview: regenerates docs/ when a seed file changes, and mkdocs reloads.
+# the preview's address: make serve ADDR=0.0.0.0:8080
+ADDR ?= 127.0.0.1:8000
+
 serve: docs
-	$(PY) -m generator.serve
+	$(PY) -m generator.serve --addr $(ADDR)
 
 test: $(VENV)/.test-installed $(KATEX)/katex.min.js
 	$(PY) -m pytest

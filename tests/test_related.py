@@ -187,3 +187,54 @@ def test_papers_json_and_pages_list_the_related_papers(mission_site):
             assert (mission_site.site / "papers" / q / "index.html").is_file()
         listed += len(hrefs)
     assert listed >= 8 * len(papers) // 2  # most papers of a conference have 8
+
+
+def seed_papers() -> list[Paper]:
+    out = {}
+    for path in sorted(SEEDS.glob("*.txt")):
+        for p in parse_seed(path.read_bytes(), f"seeds/{path.name}"):
+            out.setdefault(p.id, p)
+    return sorted(out.values(), key=lambda p: p.id)
+
+
+def test_adding_a_paper_changes_a_list_only_by_entering_it():
+    # issue 31: near-ties flipped whenever a corpus-wide statistic moved, so one new paper
+    # reshuffled most other pages' related lists. Each paper in turn is the new one.
+    papers = seed_papers()
+    assert len(papers) > 30
+    for new in papers:
+        before = related([p for p in papers if p is not new])
+        after = related(papers)
+        for pid, listed in before.items():
+            if new.id in after[pid]:
+                at = after[pid].index(new.id)
+                expected = (listed[:at] + (new.id,) + listed[at:])[:rel.K]
+            else:
+                expected = listed
+            assert after[pid] == expected, (new.id, pid)
+
+
+def test_a_score_is_the_same_whatever_the_other_papers():
+    papers = seed_papers()
+    whole = rel.vectors(papers)
+    for i, j in ((0, 1), (3, 17), (20, 35)):
+        two = rel.vectors([papers[i], papers[j]])
+        assert whole[i].multiply(whole[j]).sum() == two[0].multiply(two[1]).sum() > 0
+
+
+def test_shipped_term_table_loads_and_a_bad_one_names_its_line(tmp_path):
+    table = rel.load_term_weights()
+    assert table.abstracts > 3000 and table.words["network"] > table.words["graph"] > 1
+    assert "neural network" in table.pairs
+    path = tmp_path / "weights.yml"
+    path.write_text('about: "x"\nabstracts: 10\nwords:\n  "3": "graph node"\n  "2": "Two"\npairs:\n  "x": "a+b"\n', encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        rel.load_term_weights.__wrapped__(path)
+    assert str(e.value).splitlines() == [
+        f"{path}:5: 'words': 'Two' is not a word",
+        f"{path}:7: 'pairs': a document frequency must be a number above 0, not 'x'",
+    ]
+    path.write_text('about: "x"\nabstracts: many\nwords: {}\npairs: {}\n', encoding="utf-8")
+    with pytest.raises(GeneratorError) as e:
+        rel.load_term_weights.__wrapped__(path)
+    assert str(e.value) == f"{path}:2: 'abstracts' must be a whole number above 0, not 'many'"

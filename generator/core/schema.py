@@ -15,6 +15,7 @@ file                           shape                           loaded by
 ``generator/derive/title/words.yml``  :data:`TITLE_WORDS`             :func:`load_title_words`
 ``generator/derive/related_words.yml``:data:`RELATED_WORDS`           :func:`generator.derive.related.load_stop_words`
 ``generator/derive/topic_weights.json``:data:`TOPIC_WEIGHTS`   :func:`generator.derive.tag.load_topic_model`
+``generator/derive/related_weights.yml``:data:`RELATED_WEIGHTS`       :func:`generator.derive.related.load_term_weights`
 =============================  ==============================  ================================
 
 To read a new data file: declare its shape with :class:`Field`, :class:`Record`,
@@ -60,15 +61,16 @@ def python_type_name(value: object) -> str:
     return type(value).__name__
 
 
-_KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)", dict: "mapping", float: "number"}
+_KIND_NAMES = {str: "string", list: "list of strings", bool: "boolean (true or false)", dict: "mapping", float: "number",
+               int: "whole number"}
 
 
 @dataclass(frozen=True)
 class Field:
     """One value of a mapping.
 
-    ``kind`` is ``str``, ``bool``, ``float`` (a number), ``list`` (of strings) or ``dict``
-    (string to ``values``: a string, a number, or a nested :class:`Field` of kind ``dict``). ``name`` is how messages name the kind ("list of topic names"),
+    ``kind`` is ``str``, ``bool``, ``float`` (a number), ``int`` (a whole number above 0), ``list`` (of strings)
+    or ``dict`` (string to ``values``: a string, a number, or a nested :class:`Field` of kind ``dict``). ``name`` is how messages name the kind ("list of topic names"),
     ``items`` how they name a list's entries ("words"); ``choices`` are the allowed
     values of a string; ``at_least_one`` makes an empty list an error with that text,
     and ``unique`` an entry listed twice, naming it with that noun ("topic").
@@ -242,8 +244,10 @@ def _check_record(report: Report, record: Record, value: object, at: Key, fallba
 def _check_value(report: Report, record: Record, label: str, spec: Field, key: str, value: object, at: Key) -> None:
     if spec.kind is float and isinstance(value, int) and not isinstance(value, bool):
         return  # 3 is a number as much as 3.0
-    if not isinstance(value, spec.kind) or (spec.kind is float and not math.isfinite(value)):
-        report(f"{label}{key!r} must be a {spec.kind_name}, not {record.value_name(value)}", *at)
+    if not isinstance(value, spec.kind) or (spec.kind is float and not math.isfinite(value)) or (
+            spec.kind is int and (isinstance(value, bool) or value < 1)):
+        report(f"{label}{key!r} must be a {spec.kind_name} above 0, not {value!r}" if spec.kind is int
+               else f"{label}{key!r} must be a {spec.kind_name}, not {record.value_name(value)}", *at)
     elif spec.kind is str:
         _check_text(report, f"{label}{key!r}", value, at)
         if spec.choices and value not in spec.choices:
@@ -381,6 +385,17 @@ TEXT_WORDS = Record(
 
 # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
 RELATED_WORDS = Record({"stop_words": Field(list, required=True, items="words (quote on, no, yes)")})
+# Document frequencies, grouped: each maps a frequency (a quoted number) to the terms of
+# that frequency, separated by spaces (a pair's two words joined by "+").
+_BY_FREQUENCY = "mapping from a document frequency to the terms of that frequency"
+RELATED_WEIGHTS = Record(
+    {
+        "about": Field(str, required=True),
+        "abstracts": Field(int, required=True),
+        "words": Field(dict, required=True, name=_BY_FREQUENCY),
+        "pairs": Field(dict, required=True, name=_BY_FREQUENCY),
+    },
+)
 
 
 # -- loaders for files that need nothing beyond their shape -------------------------------

@@ -3,16 +3,23 @@
 A pure stage over the finished digest. Each abstract becomes a sparse vector of
 weighted terms: its words (a light plural folding, no stop words from
 ``related_words.yml``), pairs of adjacent words, and its topic tags. Weights are
-tf-idf with a sublinear term frequency (``1 + log tf``); terms on more than
-``MAX_DF`` of the papers say little and are pruned, and terms of a single paper
-cannot relate two papers and are dropped. Each kind of term is normalised on its
-own and the kinds are mixed with fixed weights, so a long abstract's many pairs
-do not drown its words. Similarity is the cosine of two vectors.
+a sublinear term frequency (``1 + log tf``) times an idf read from a table shipped
+with the generator (``related_weights.yml``: document frequencies over real
+abstracts, written by ``benchmarks/fit_related.py``), never from the digest itself:
+the score of two papers depends on those two papers alone, so adding a paper
+changes another's related list only when the new paper enters it (issue 31), and an
+incremental build can keep every other score. A term missing from the table is
+weighted as one found in a single abstract of it, a pair missing from it is left
+out; terms on more than ``MAX_DF`` of the table's abstracts say little and are
+pruned. Tags all weigh the same. Each kind of term is normalised on its own and the
+kinds are mixed with fixed weights, so a long abstract's many pairs do not drown its
+words. Similarity is the cosine of two vectors.
 
 The similarities are summed row by row by a compiled loop (:mod:`generator.derive.topk`)
 that keeps each row's best ``k`` and nothing else: no all-pairs matrix is ever
-held. Ties are broken by paper id (the rows are in id order), so the output is
-the same on every run.
+held. Terms are numbered in the order of their text, so a paper's heaviest terms and
+the order its scores are summed in do not depend on the other papers; ties are
+broken by paper id (the rows are in id order), so the output is the same on every run.
 """
 from __future__ import annotations
 
@@ -27,17 +34,16 @@ import numpy as np
 from scipy import sparse
 
 from generator.core import schema
-from generator.core.errors import GeneratorError
+from generator.core.errors import GeneratorError, raise_all
 from generator.core.model import Digest, Paper
 from generator.core.parallel import serial
 
 WORDS_FILE = Path(__file__).with_name("related_words.yml")
+WEIGHTS_FILE = Path(__file__).with_name("related_weights.yml")
 K = 8
-# A term on more than this share of the papers is pruned (its idf is small, and its
-# postings are what makes the product slow).
+# A term on more than this share of the table's abstracts is pruned (its idf is small,
+# and its postings are what makes the product slow).
 MAX_DF = 0.2
-# ...but in a small digest a term on a few papers is still telling.
-MIN_PRUNED_DF = 10
 # Each paper keeps only its this many heaviest terms: rare, telling terms, whose short
 # postings keep the product sparse (all terms: 95% of all pairs share one; 60: 40%).
 TERMS = 60
@@ -70,6 +76,43 @@ def load_stop_words(path: Path = WORDS_FILE) -> frozenset[str]:
     if bad:
         raise GeneratorError(f"a stop word must be one lower-case word, not {words[bad[0]]!r}", doc.path, doc.line("stop_words", bad[0]))
     return frozenset(words)
+
+
+@dataclass(frozen=True)
+class TermWeights:
+    """The idf of words and word pairs, from document frequencies over ``abstracts`` real abstracts."""
+
+    abstracts: int
+    words: dict[str, int]
+    pairs: dict[str, int]  # "graph neural": the two folded words, a space between
+
+
+_TERM = re.compile(r"[a-z][a-z0-9]+")
+
+
+@lru_cache(maxsize=4)
+def load_term_weights(path: Path = WEIGHTS_FILE) -> TermWeights:
+    """The document-frequency table of ``related_weights.yml`` (shape:
+    :data:`generator.core.schema.RELATED_WEIGHTS`): each frequency a number, each word one
+    lower-case word as the tokenizer makes them, each pair two such words joined by ``+``."""
+    doc = schema.load(path, schema.RELATED_WEIGHTS, GeneratorError)
+    errors: list[GeneratorError] = []
+    found: dict[str, dict[str, int]] = {"words": {}, "pairs": {}}
+    for kind, parts in (("words", 1), ("pairs", 2)):
+        for df, listed in doc.data[kind].items():
+            if not df.isdigit() or int(df) < 1:
+                errors.append(GeneratorError(f"{kind!r}: a document frequency must be a number above 0, not {df!r}",
+                                             doc.path, doc.line(kind, df)))
+                continue
+            for term in listed.split():
+                words = term.split("+")
+                if len(words) != parts or not all(_TERM.fullmatch(w) for w in words):
+                    errors.append(GeneratorError(f"{kind!r}: {term!r} is not {'a word' if parts == 1 else 'two words joined by +'}",
+                                                 doc.path, doc.line(kind, df)))
+                    break
+                found[kind][" ".join(words)] = int(df)
+    raise_all(errors)
+    return TermWeights(doc.data["abstracts"], found["words"], found["pairs"])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -116,18 +159,23 @@ def terms(text: str, stop: frozenset[str]) -> tuple[list[str], list[str]]:
     return words, pairs
 
 
-def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], max_df: float) -> sparse.csr_matrix:
-    """Sublinear tf-idf of the (paper, term) occurrences, rows L2-normalised; terms on more
-    than ``max_df`` of the papers (and at least MIN_PRUNED_DF) and terms of one paper dropped."""
-    n = shape[0]
+def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], idf: np.ndarray) -> sparse.csr_matrix:
+    """Sublinear tf times the term's ``idf`` (0: left out) of the (paper, term) occurrences, rows L2-normalised."""
     counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
     counts.sum_duplicates()
-    df = np.bincount(counts.indices, minlength=shape[1])
-    limit = max(MIN_PRUNED_DF, max_df * n)
-    weight = np.where((df >= 2) & (df <= limit), np.log(n / np.maximum(df, 1)), 0.0)
-    counts.data = (1.0 + np.log(counts.data)) * weight[counts.indices]
+    counts.data = (1.0 + np.log(counts.data)) * idf[counts.indices]
     counts.eliminate_zeros()
     return _normalise(counts)
+
+
+def _idf(terms: Sequence[str], table: dict[str, int], weights: TermWeights, max_df: float,
+         unseen: bool = True) -> np.ndarray:
+    """Each term's idf from the shipped table, smoothed: a term the table has not seen weighs
+    as one seen once, or 0 (left out) without ``unseen``; 0 for one on more than ``max_df`` of
+    its abstracts."""
+    df = np.fromiter((table.get(t, 0) for t in terms), dtype=np.float64, count=len(terms))
+    idf = np.log((weights.abstracts + 1) / (np.maximum(df, 1) + 1))
+    return np.where((df > max_df * weights.abstracts) | (not unseen and df == 0), 0.0, idf)
 
 
 def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
@@ -137,39 +185,51 @@ def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
 
 
 def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
-            stop: frozenset[str] | None = None) -> sparse.csr_matrix:
+            stop: frozenset[str] | None = None, table: TermWeights | None = None) -> sparse.csr_matrix:
     """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags.
 
-    Tokens become word numbers in one pass (:class:`_Columns`); pairs are then read off
-    the number sequence with numpy: two adjacent non-zero numbers, each paper's sequence
-    ending in a 0 so that no pair joins two papers.
+    A row depends on its paper alone (and the shipped tables), whatever the other papers.
+    Tokens become word numbers in one pass (:class:`_Columns`), renumbered in the order
+    of the words' text; pairs are then read off the number sequence with numpy: two
+    adjacent non-zero numbers, each paper's sequence ending in a 0 so that no pair joins
+    two papers.
     """
     n = len(papers)
+    table = load_term_weights() if table is None else table
     columns = _Columns(load_stop_words() if stop is None else stop)
     number = columns.__getitem__
     seqs = [list(map(number, _pieces(p.text))) + [0] for p in papers]
-    flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64)
+    vocabulary = sorted(columns.words)  # "" (stop words, breaks) sorts first and stays 0
+    rank = np.empty(len(vocabulary), dtype=np.int64)
+    rank[[columns.words[w] for w in vocabulary]] = np.arange(len(vocabulary))
+    flat = rank[np.fromiter(chain.from_iterable(seqs), dtype=np.int64)]
     rows = np.repeat(np.arange(n), [len(s) for s in seqs])
     parts = []
     if weights.words:
         keep = flat != 0
-        parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(columns.words)), max_df))
+        idf = _idf(vocabulary, table.words, table, max_df)
+        parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(vocabulary)), idf))
     if weights.pairs:
         keep = (flat[:-1] != 0) & (flat[1:] != 0)
-        codes = flat[:-1][keep] * len(columns.words) + flat[1:][keep]
-        unique, pair = np.unique(codes, return_inverse=True)  # numbered in code order: deterministic
-        parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), max_df))
+        codes = flat[:-1][keep] * len(vocabulary) + flat[1:][keep]
+        unique, pair = np.unique(codes, return_inverse=True)  # in the order of the pairs' text
+        first, second = np.divmod(unique, len(vocabulary))
+        names = [f"{vocabulary[a]} {vocabulary[b]}" for a, b in zip(first.tolist(), second.tolist())]
+        # a pair the table has not seen (most of a paper's pairs) would crowd its telling
+        # terms out of its TERMS: left out (keyword agreement on ICLR 2017 0.317 -> 0.343)
+        idf = _idf(names, table.pairs, table, max_df, unseen=False)
+        parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), idf))
     if weights.tags:
         names = sorted({t for p in papers for t in p.tags})
         tag = {t: i for i, t in enumerate(names)}
         tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
         tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
-        parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), 1.0))
+        parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), np.ones(len(names))))
     return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
 
 
 def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
-    """Each row's ``terms`` largest entries (equal weights by column), the rest dropped."""
+    """Each row's ``terms`` largest entries (equal weights by column: by the term's text), the rest dropped."""
     keep = np.ones(m.nnz, dtype=bool)
     for a, b in zip(m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
         if b - a > terms:
