@@ -109,7 +109,7 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
     import numpy as np
 
     from generator.derive.title.candidates import about_our_work, title_sentences
-    from generator.derive.title.choose import _LEXICON, _RARITY
+    from generator.derive.title.choose import LEXICON, RARITY
     from generator.derive.title.salience import word_features
 
     xs, ys, lengths = [], [], []
@@ -118,7 +118,7 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
         lengths.append(len(content(r.title)))
         sentences = title_sentences(r.text)
         # each abstract is left out of the lexicon's counts: its own title must not tell it its words
-        for word, values in word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, real).items():
+        for word, values in word_features(sentences, [about_our_work(s) for s in sentences], RARITY, LEXICON, real).items():
             xs.append(values)
             ys.append(float(word in real))
     x, y = np.array(xs), np.array(ys)
@@ -137,7 +137,7 @@ def fit_word_model(rows, ridge: float = 1e-3, steps: int = 30) -> tuple[list[flo
 def log_loss(rows, model) -> float:
     """Mean log loss of the word model on the rows' words (to compare fitted and other venues)."""
     from generator.derive.title.candidates import about_our_work, title_sentences
-    from generator.derive.title.choose import _LEXICON, _RARITY
+    from generator.derive.title.choose import LEXICON, RARITY
     from generator.derive.title.salience import word_features
 
     total, n = 0.0, 0
@@ -145,7 +145,7 @@ def log_loss(rows, model) -> float:
         real = set(content(r.title))
         sentences = title_sentences(r.text)
         own = real if r.fitted else None
-        probs = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own))
+        probs = model.probabilities(word_features(sentences, [about_our_work(s) for s in sentences], RARITY, LEXICON, own))
         for word, p in probs.items():
             p = min(max(p, 1e-9), 1 - 1e-9)
             total -= math.log(p) if word in real else math.log(1 - p)

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.seeds.parse import _abstract, decode, paragraphs
+from generator.seeds.parse import decode, joined_paragraph, paragraphs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -51,7 +51,7 @@ def load_titled(root: Path = TITLED) -> list[Titled]:
         by_file: dict[str, dict[int, str]] = {}
         for rel in sorted({r["file"] for r in rows}):
             lines = decode((root / rel).read_bytes(), rel).split("\n")
-            by_file[rel] = {start: _abstract(para) for start, para in paragraphs(lines[1:], first_line=2)}
+            by_file[rel] = {start: joined_paragraph(para) for start, para in paragraphs(lines[1:], first_line=2)}
         for r in rows:
             out.append(Titled(truth.parent.name, f"{r['file']}:{r['line']}", by_file[r["file"]][r["line"]],
                               r["title"], tuple(r.get("keywords") or ())))

@@ -12,17 +12,25 @@ then prints, per venue and overall, with the abstract's first 12 words as a base
 - frag: titles ending in a word that cannot end a title (``title_checks.yml``) or
   holding fewer than two content words;
 - generic: titles every content word of which is in more than 5% of the abstracts;
+- the editor's grades (``data/title_grades.jsonl``, ``shared/title_rubric.md``): good,
+  acceptable and bad with their failure classes per split, counting only titles still the
+  ones graded; the others changed since and need grading again (``--regrade FILE`` writes
+  them, with their abstracts, for a grader that never sees the real titles);
+- the mechanical checks of :mod:`benchmarks.title_checks` (a title that cannot end where it
+  ends, broken tokens, a known method as the name, phrases of different sentences joined)
+  on the fitted and reported-on venues and on all abstracts;
 - topic agreement for ICLR and VIS author keywords that name a field: the best F1 of
   any one topic against the papers with that keyword, and their mean; and the share
   of papers given the catch-all topic.
 
 It asserts nothing. ``--show N`` prints N seeded random papers with both titles.
 
-    .venv/bin/python -m benchmarks.titles [--show 30] [--seed 11]
+    .venv/bin/python -m benchmarks.titles [--show 30] [--seed 11] [--runs 3] [--regrade FILE]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import statistics
@@ -31,8 +39,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
+from benchmarks.title_checks import CANNOT_END, CHECKS, check
 from benchmarks.titled import available, load_titled, skip_message
 
 STOP = frozenset(
@@ -47,8 +54,8 @@ FIELDS = (
     "question answering", "model compression", "visualization",
 )
 GENERIC_SHARE = 0.05
-_CHECKS = yaml.safe_load(Path(__file__).with_name("title_checks.yml").read_text(encoding="utf-8"))
-CANNOT_END = frozenset(w for words in _CHECKS.values() for w in words)
+GRADES = Path(__file__).with_name("data") / "title_grades.jsonl"
+GRADE_NAMES = ("good", "acceptable", "bad")
 
 
 def content(text: str) -> list[str]:
@@ -152,6 +159,71 @@ def topic_agreement(rows, tags, catch_all: str, exact: bool = False) -> tuple[li
     return out, statistics.fmean(f for *_, f in out), share
 
 
+def load_grades(path: Path = GRADES) -> list[dict]:
+    """The editor's grades: one per line, keyed by ``file`` (relative to ``shared/``) and ``line``."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def graded_key(row) -> str:
+    """The key of a titled abstract in the grades file: ``titled/<file>:<line>``."""
+    return f"titled/{row.where}"
+
+
+def editor(grades: list[dict], current: dict[str, str]) -> dict[str, dict]:
+    """Per split: grade and class counts of the titles still as graded, and how many changed."""
+    out: dict[str, dict] = {}
+    for g in grades:
+        split = out.setdefault(g["split"], {"n": 0, "changed": 0, "grades": Counter(), "classes": Counter()})
+        split["n"] += 1
+        now = current.get(f"{g['file']}:{g['line']}")
+        if now != g["title"]:
+            split["changed"] += 1
+            continue
+        split["grades"][g["grade"]] += 1
+        if g["grade"] != "good":
+            split["classes"][g["class"] or "other"] += 1
+    return out
+
+
+def editor_table(figures: dict[str, dict]) -> str:
+    lines = []
+    for split in sorted(figures, key=lambda s: (s != "fit", s)):
+        f = figures[split]
+        kept = f["n"] - f["changed"]
+        grades = "  ".join(f"{g} {f['grades'][g]}" for g in GRADE_NAMES)
+        lines.append(f"{split:<8} {kept}/{f['n']} titles as graded: {grades};  {f['changed']} changed, to grade again")
+        if f["classes"]:
+            lines.append(f"{'':<8} not good, by class: " + ", ".join(f"{c} {n}" for c, n in f["classes"].most_common()))
+    return "\n".join(lines)
+
+
+def check_table(groups: dict[str, list[tuple[str, str]]]) -> str:
+    """Per group of (title, abstract): how many titles fail each check, and any."""
+    head = f"{'':<16}{'n':>7}" + "".join(f"{c:>12}" for c in CHECKS) + f"{'any':>8}"
+    lines = [head, "-" * len(head)]
+    for name, pairs in groups.items():
+        results = [check(t, a) for t, a in pairs]
+        counts = [sum(r[c] for r in results) for c in CHECKS]
+        anyone = sum(any(r.values()) for r in results)
+        n = len(pairs)
+        lines.append(f"{name:<16}{n:>7}" + "".join(f"{k:>6} {k / n:>5.1%}" for k in counts) + f"{anyone:>8}")
+    return "\n".join(lines)
+
+
+def write_regrade(path: Path, grades: list[dict], rows, titles: list[str], split: str = "report") -> int:
+    """The changed titles of one split's graded abstracts, with their abstracts (never the real
+    titles), one JSON object a line, for grading again; how many were written."""
+    by_key = {graded_key(r): (r, t) for r, t in zip(rows, titles)}
+    out = []
+    for g in grades:
+        r, t = by_key[f"{g['file']}:{g['line']}"]
+        if g["split"] == split and t != g["title"]:
+            out.append(json.dumps({"file": g["file"], "line": g["line"], "abstract": r.text, "title": t}, ensure_ascii=False))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{line}\n" for line in out), encoding="utf-8")
+    return len(out)
+
+
 def mission() -> int:
     """The derived titles of the repository's own seeds (no truth: they are read by eye)."""
     from generator.derive.title import title_papers
@@ -170,6 +242,8 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=0, help="print this many seeded random papers")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--mission", action="store_true", help="print the titles of the repository's seeds/ only")
+    ap.add_argument("--runs", type=int, default=3, help="time the titling this many times")
+    ap.add_argument("--regrade", type=Path, help="write the changed titles of the report split's graded abstracts here")
     args = ap.parse_args()
     if args.mission:
         return mission()
@@ -182,7 +256,7 @@ def main() -> int:
     rows = load_titled()
     texts = [r.text for r in rows]
     times = []
-    for _ in range(3):
+    for _ in range(max(1, args.runs)):
         start = time.perf_counter()
         titles = first_titles(texts)
         times.append(time.perf_counter() - start)
@@ -204,6 +278,17 @@ def main() -> int:
     print("\nFitted on (NeurIPS 2013-2018) vs reported on (ICLR, VIS, SIGDIAL, EEML):\n")
     print(table({"fitted on": of([i for i, r in enumerate(rows) if r.fitted]),
                  "reported on": of([i for i, r in enumerate(rows) if not r.fitted])}))
+    grades = load_grades()
+    current = {graded_key(r): t for r, t in zip(rows, titles)}
+    print("\nThe editor's grades (data/title_grades.jsonl), of the titles still as graded:\n")
+    print(editor_table(editor(grades, current)))
+    print("\nMechanical checks (benchmarks/title_checks.py): titles that fail each, of n\n")
+    pairs = [(t, r.text) for r, t in zip(rows, titles)]
+    print(check_table({"fitted on": [p for p, r in zip(pairs, rows) if r.fitted],
+                       "reported on": [p for p, r in zip(pairs, rows) if not r.fitted],
+                       "all": pairs}))
+    if args.regrade:
+        print(f"\n{write_regrade(args.regrade, grades, rows, titles)} changed titles of the report split written to {args.regrade}")
     catch_all = next(t.name for t in topics if t.catch_all)
     fields, mean, share = topic_agreement(rows, tags, catch_all)
     exact, exact_mean, _ = topic_agreement(rows, tags, catch_all, exact=True)

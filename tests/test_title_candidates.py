@@ -501,9 +501,9 @@ def test_a_tail_that_names_the_method_again_is_not_whole() -> None:
     ("The proposed NonconvEx primal-dual SpliTTing (NESTX) algorithm splits the problem", "NESTX"),
 ])
 def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
-    from generator.derive.title.names import _own_name
+    from generator.derive.title.names import own_name
 
-    found = _own_name(sentence)
+    found = own_name(sentence)
     assert found is not None and found.name == name
 
 
@@ -514,9 +514,9 @@ def test_a_name_the_abstract_marks_as_its_own(sentence: str, name: str) -> None:
     "Our PyTorch implementation is fast",
 ])
 def test_words_after_our_that_are_no_name(sentence: str) -> None:
-    from generator.derive.title.names import _own_name
+    from generator.derive.title.names import own_name
 
-    assert _own_name(sentence) is None
+    assert own_name(sentence) is None
 
 
 def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
@@ -526,16 +526,16 @@ def test_a_name_marked_as_ours_outranks_an_acronym_defined_in_passing() -> None:
 
 
 def test_an_acronym_our_contribution_defines_in_title_case_names_it() -> None:
-    from generator.derive.title.names import _defined_name
+    from generator.derive.title.names import defined_name
 
-    found = _defined_name(["We propose a Capsule Projection Network (CapProNet) for image classification"], [True])
+    found = defined_name(["We propose a Capsule Projection Network (CapProNet) for image classification"], [True])
     assert found is not None and (found.name, found.long) == ("CapProNet", ["Capsule", "Projection", "Network"])
-    reversed_form = _defined_name(["We propose a new bound, the GILBO (Generative Information Lower BOund)"], [True])
+    reversed_form = defined_name(["We propose a new bound, the GILBO (Generative Information Lower BOund)"], [True])
     assert reversed_form is not None and reversed_form.name == "GILBO"
     # used, not contributed; a plural names a class of things; lower case is a concept
-    assert _defined_name(["We use a Deep Convolutional Generative Adversarial Network (DCGANX)"], [True]) is None
-    assert _defined_name(["We propose to solve Partially Observed Decision Processes (PODPs)"], [True]) is None
-    assert _defined_name(["We propose a maximum mean discrepancy (MMDX) test"], [True]) is None
+    assert defined_name(["We use a Deep Convolutional Generative Adversarial Network (DCGANX)"], [True]) is None
+    assert defined_name(["We propose to solve Partially Observed Decision Processes (PODPs)"], [True]) is None
+    assert defined_name(["We propose a maximum mean discrepancy (MMDX) test"], [True]) is None
 
 
 def test_a_rare_capitalised_word_opening_a_sentence_with_a_verb_is_no_name() -> None:
@@ -571,10 +571,10 @@ def test_a_phrase_longer_than_its_limit_ends_before_a_preposition_not_at_the_cou
 @pytest.mark.parametrize("word", ["GRaph-based", "CNN-like", "Data-to-Text", "Sequence-to-Sequence", "CNN/Daily",
                                   "theSpatial", "DEEP", "2-SUM"])
 def test_words_that_look_coined_but_are_not(word: str) -> None:
-    from generator.derive.title.names import _is_nameish
+    from generator.derive.title.names import is_nameish
 
-    assert not _is_nameish(word)
-    assert _is_nameish("iStoryline") and _is_nameish("3C-GAN") and _is_nameish("Log-DenseNet") and _is_nameish("e-SNLI")
+    assert not is_nameish(word)
+    assert is_nameish("iStoryline") and is_nameish("3C-GAN") and is_nameish("Log-DenseNet") and is_nameish("e-SNLI")
 
 
 def test_a_tail_that_is_another_named_contribution_is_not_whole() -> None:
@@ -959,10 +959,10 @@ def test_a_title_does_not_open_on_an_adverbial() -> None:
     from generator.derive.title.candidates import Candidate
     from generator.derive.title.choose import _whole
     from generator.derive.title.compose import _compose
-    from generator.derive.title.phrases import _phrase, _trim
+    from generator.derive.title.phrases import _phrase, trim
 
     opening = sentences(abstract("title_adverbial_opening.txt"))[0]
-    words = _trim(_phrase(tokens(opening), 0, limit=12))
+    words = trim(_phrase(tokens(opening), 0, limit=12))
     title = _compose("", words)
     assert title.startswith("In a Dueling Bandit Problem"), title
     assert not _whole(Candidate(title, "topic", 0))

@@ -62,7 +62,7 @@ def fingerprint(taxonomy: bytes) -> str:
 # made a tag, beside the topic's phrases): a few plain words, each of which the abstract holds
 # (:func:`reusable`), never markup.
 _TERM = re.compile(r"[^\W_](?:[\w'.+-]| (?! )){0,58}[\w+.]?")
-_TERM_WORD = re.compile(r"[^\W_]+")
+TERM_WORD = re.compile(r"[^\W_]+")
 MAX_OTHERS = 64  # far more titles than an abstract's analysis offers
 
 
@@ -142,7 +142,7 @@ def reusable(known: Mapping[str, Entry], text: str) -> Entry | None:
     words = text.casefold()
     # a phrase matches its plural too ("capability" in "capabilities"): its last letter may differ
     if not all((w := x_word.casefold())[:-1 if len(w) > 3 else None] in words
-               for _, shown in evidence for x in shown for x_word in _TERM_WORD.findall(x)):
+               for _, shown in evidence for x in shown for x_word in TERM_WORD.findall(x)):
         return None  # evidence the abstract does not hold: derived again (the tagger's terms are its words)
     if not could_be_title(title, text) or (others is not None and not all(could_be_title(t, text) for t in others)):
         return None

@@ -159,7 +159,7 @@ def paragraphs(lines: list[str], first_line: int = 1) -> list[tuple[int, list[st
     return out
 
 
-def _abstract(para: list[str]) -> str:
+def joined_paragraph(para: list[str]) -> str:
     """A paragraph's lines as one abstract: whitespace collapsed, invisible characters gone."""
     return " ".join(" ".join(l.split()) for l in para).translate(INVISIBLE).strip()
 
@@ -168,7 +168,7 @@ def abstract_texts(data: bytes, path: str) -> list[str]:
     """The abstract texts of a seed, in order, exactly as :func:`parse_seed` makes them,
     without its checks: for work that may start before the file is validated."""
     lines = decode(data, path).split("\n")
-    return [_abstract(para) for _, para in paragraphs(lines[1:], first_line=2)]
+    return [joined_paragraph(para) for _, para in paragraphs(lines[1:], first_line=2)]
 
 
 def parse_seed(data: bytes, path: str) -> list[Paper]:
@@ -208,7 +208,7 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
         venue, year = "", 0
     papers: list[Paper] = []
     for start, para in paragraphs(lines[1:], first_line=2):
-        abstract = _abstract(para)
+        abstract = joined_paragraph(para)
         words = len(abstract.split())
         if words < MIN_WORDS:
             shown = abstract if len(abstract) <= 50 else abstract[:47] + "..."

@@ -11,75 +11,75 @@ from typing import NamedTuple
 from generator.core.text import plain, sentences
 from generator.core.text import tokens as tokenize
 from generator.derive.title.compose import (
-    _agreed_topic,
     _completed,
     _compose,
-    _overlaps,
     _weak,
+    agreed_topic,
+    overlaps,
 )
 from generator.derive.title.names import (
-    _abbreviate,
-    _bold_appositive,
+    Contribution,
     _bold_spans,
-    _Contribution,
-    _contribution_in,
-    _defined_name,
     _definitions,
-    _is_nameish,
-    _name_by_kind,
-    _name_elsewhere,
-    _name_from_links,
-    _name_span,
-    _own_name,
-    _rare_capitalised,
+    abbreviate,
+    bold_appositive,
+    contribution_in,
+    defined_name,
+    is_nameish,
+    name_by_kind,
+    name_elsewhere,
+    name_from_links,
+    name_span,
+    own_name,
+    rare_capitalised,
 )
 from generator.derive.title.phrases import (
     _appositive,
     _described,
-    _drop_fillers,
     _gerund,
-    _is_generic,
     _phrase,
-    _trim,
     can_end,
+    drop_fillers,
+    is_generic,
     noun_phrases,
+    trim,
 )
 from generator.derive.title.words import (
-    _ACRONYM,
-    _ANAPHORA,
-    _ARTICLES,
-    _AVAILABILITY,
-    _BACKGROUND_VERBS,
-    _CAPITALISED,
-    _CLAUSE,
-    _COMMON_ACRONYMS,
     _COMMON_WORDS,
     _CONTRIBUTION,
-    _CONTRIBUTION_FORMS,
     _FRAME,
-    _GENERIC,
-    _GROUND,
-    _KNOWN_NAMES,
-    _LEAD_IN,
-    _LOOSE_PREPOSITIONS,
-    _NAMEISH,
-    _NAMING,
-    _NAMING_FORMS,
-    _PARTITIVE,
-    _PREPOSITIONS,
-    _RELATIONS,
-    _SMALL,
     _STOP,
     _SUBJECT,
-    _SUBJECT_FORMS,
-    _SUBORDINATORS,
-    _VAGUE,
-    _VERB_FORMS,
     _W,
-    _WEAK_START,
-    _WEAK_SUBJECT_VERBS,
-    _WH_START,
+    ACRONYM,
+    ANAPHORA,
+    ARTICLES,
+    AVAILABILITY,
+    BACKGROUND_VERBS,
+    CAPITALISED,
+    CLAUSE,
+    COMMON_ACRONYMS,
+    CONTRIBUTION_FORMS,
+    GENERIC,
+    GROUND,
+    KNOWN_NAMES,
+    LEAD_IN,
+    LOOSE_PREPOSITIONS,
     MAX_LENGTH,
+    NAMEISH,
+    NAMING,
+    NAMING_FORMS,
+    PARTITIVE,
+    PREPOSITIONS,
+    RELATIONS,
+    SMALL,
+    SUBJECT_FORMS,
+    SUBORDINATORS,
+    VAGUE,
+    VERB_FORMS,
+    WEAK_START,
+    WEAK_SUBJECT_VERBS,
+    WH_START,
 )
 
 # Words that open a phrase about the literature, not a subject ("Recent Works", "Prior Approaches").
@@ -109,7 +109,7 @@ _I_SAY = re.compile(r"\bI\s+([a-z]+)\b")
 def about_our_work(sentence: str) -> bool:
     """Does the sentence speak of the paper's own work ("we", "our", "this paper", "I", "my")?"""
     return _OURS_TEST.search(sentence) is not None or _MY.search(sentence) is not None \
-        or any(m.group(1) in _VERB_FORMS or m.group(1) in _BACKGROUND_VERBS for m in _I_SAY.finditer(sentence))
+        or any(m.group(1) in VERB_FORMS or m.group(1) in BACKGROUND_VERBS for m in _I_SAY.finditer(sentence))
 
 
 # A full stop with no space after it between two words ("... with bandit feedback.Our method
@@ -153,7 +153,7 @@ def _sentences(text: str) -> list[str]:
 def _points_elsewhere(sentence: str) -> bool:
     """Code, data or a page is available: "Code is at ...". Not "We propose MacNet: a novel
     encoder-decoder supplementary architecture", which says what the paper offers."""
-    return _AVAILABILITY.search(sentence.lower()) is not None and _CONTRIBUTION.search(sentence) is None
+    return AVAILABILITY.search(sentence.lower()) is not None and _CONTRIBUTION.search(sentence) is None
 
 
 def _topic(sentences: list[str]) -> list[str]:
@@ -163,30 +163,30 @@ def _topic(sentences: list[str]) -> list[str]:
         if index and _OURS_TEST.match(sentences[0]):
             break  # "We study X ...": X is the subject; the next sentence is about a detail of it
         start = 0
-        if tokens and tokens[0].lower() in _SUBORDINATORS:
+        if tokens and tokens[0].lower() in SUBORDINATORS:
             if "," not in tokens:
                 continue
             start = tokens.index(",") + 1
-            while start < len(tokens) and tokens[start].lower() in _SUBORDINATORS and "," in tokens[start:]:
+            while start < len(tokens) and tokens[start].lower() in SUBORDINATORS and "," in tokens[start:]:
                 start = tokens.index(",", start) + 1  # "However, although X is accurate, Y ...": Y is the subject
-            if tokens[0].lower() == "in" and tokens[1].lower() not in _ANAPHORA | _ARTICLES and start <= 8:
-                setting = _trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
-                while setting and setting[0].lower() in _WEAK_START:
+            if tokens[0].lower() == "in" and tokens[1].lower() not in ANAPHORA | ARTICLES and start <= 8:
+                setting = trim(_phrase(tokens, 1, limit=7))  # "In GFlowNets and variational inference, ..."
+                while setting and setting[0].lower() in WEAK_START:
                     setting = setting[1:]  # "In many real-world applications": the applications
                 if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
                     return setting
-        if start < len(tokens) and (tokens[start].lower() in _ANAPHORA | _WEAK_START | {"here", "there", "recently"}):
+        if start < len(tokens) and (tokens[start].lower() in ANAPHORA | WEAK_START | {"here", "there", "recently"}):
             continue
-        tokens = _abbreviate(tokens, start)
+        tokens = abbreviate(tokens, start)
         words = _phrase(tokens, start, limit=9, subject=True)
-        text = _LEAD_IN.sub("", " ".join(words))
+        text = LEAD_IN.sub("", " ".join(words))
         words = [w for w in text.split() if w]
-        while words and words[0].lower() in _ARTICLES:
+        while words and words[0].lower() in ARTICLES:
             words = words[1:]
-        words = _trim(_past_vague_head(words) or words)
+        words = trim(_past_vague_head(words) or words)
         if len(words) == 1 and not can_end(words[0].lower()):
             words = []  # "Autonomous driving stacks fuse ...": its capital is the sentence's, not a name's
-        if words and words[0].lower() not in _WEAK_START and not _is_generic(words):
+        if words and words[0].lower() not in WEAK_START and not is_generic(words):
             return words
     return []
 
@@ -200,68 +200,68 @@ def _question(sentences: list[str]) -> list[str]:
     return []
 
 
-def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list[str], list[str], list[str]]:
+def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[str], list[str], list[str]]:
     """(named contribution, subject phrase, sentences) of one abstract.
 
     ``quick`` stops at a contribution that needs nothing else to make the first title.
     """
     bold = _bold_spans(text)
     sentences = _sentences(plain(text))
-    best: _Contribution | None = None
+    best: Contribution | None = None
     subject: list[str] = []
     weak_subject = False
     unnamed: list[str] = []
     for sentence in sentences:
-        if quick and best and (best.long or not _is_generic(best.desc)) and best.score >= 5:
+        if quick and best and (best.long or not is_generic(best.desc)) and best.score >= 5:
             break  # a later sentence may still mark another name as ours ("Our algorithm, DFacTo, ...")
         low = sentence.lower()
         words = low.split()
         # cheap word tests first: the full patterns are costly and most sentences have no verb of theirs
-        m = None if _CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
-        n = None if (best and best.score >= 5) or _NAMING_FORMS.isdisjoint(words) else _NAMING.search(sentence)
+        m = None if CONTRIBUTION_FORMS.isdisjoint(words) else _CONTRIBUTION.search(sentence)
+        n = None if (best and best.score >= 5) or NAMING_FORMS.isdisjoint(words) else NAMING.search(sentence)
         if m or n:
             tokens = tokenize(sentence)
             defs = _definitions(tokens) if "(" in sentence else {}
         if m:
             start = len(tokenize(sentence[: m.end()]))
-            found = _contribution_in(tokens, start, bold, defs)
+            found = contribution_in(tokens, start, bold, defs)
             if found and (best is None or found.score > best.score):
                 best = found
             if not unnamed and not found:
                 unnamed = _unnamed(tokens, start)
         if n and (best is None or best.score < 5):
             start = len(tokenize(sentence[: n.end()]))
-            if start < len(tokens) and (_CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"
-                                        or _is_nameish(tokens[start])):
-                stop = _name_span(tokens, start)
+            if start < len(tokens) and (CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"
+                                        or is_nameish(tokens[start])):
+                stop = name_span(tokens, start)
                 name = " ".join(tokens[start:stop]).strip("\"'“”‘’")
                 # quotes with nothing in them ('termed ""', a stray quote) name nothing
                 # ('which we call "experts"': a common word in lower case names a part of the
                 # method, it is not the method's name; "mixup" is no common word)
-                if name and name.lower().rstrip("s") not in _COMMON_ACRONYMS and name.lower() not in _KNOWN_NAMES \
-                        and name.lower() not in _ANAPHORA and name.lower() not in _STOP \
+                if name and name.lower().rstrip("s") not in COMMON_ACRONYMS and name.lower() not in KNOWN_NAMES \
+                        and name.lower() not in ANAPHORA and name.lower() not in _STOP \
                         and not (name.islower() and name in _COMMON_WORDS):
                     before = tokens[: start - 1]
                     while before and (before[-1] in (",", "is", "are", "as") or before[-1].lower() in _W["naming_verbs"]):
                         before = before[:-1]
                     j = len(before)
-                    while j > 0 and before[j - 1].lower() not in _ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in _CLAUSE and len(before) - j < 8:
+                    while j > 0 and before[j - 1].lower() not in ARTICLES and before[j - 1] not in ",;:()" and before[j - 1].lower() not in CLAUSE and len(before) - j < 8:
                         j -= 1
-                    pre = _drop_fillers(before[j:])
+                    pre = drop_fillers(before[j:])
                     after = _appositive(tokens, stop)
                     desc = after or ([] if pre and pre[-1].lower() in ("we", "it") else pre)
                     long: list[str] = []
                     if stop < len(tokens) and tokens[stop] == "(" and stop + 2 < len(tokens) and tokens[stop + 2] == ")" \
-                            and (stop - start > 1 or not _is_nameish(name)):
+                            and (stop - start > 1 or not is_nameish(name)):
                         # "called Primary Ray-based Implicit Function (PRIF)"; not "named KSTER (KeySpace...)"
                         long, name = tokens[start:stop], tokens[stop + 1]
                     elif stop + 3 < len(tokens) and tokens[stop] == "(" and tokens[stop + 3] == ")" and stop - start > 1 \
-                            and _ACRONYM.match(tokens[stop + 1]) and _CAPITALISED.match(tokens[stop + 2]):
+                            and ACRONYM.match(tokens[stop + 1]) and CAPITALISED.match(tokens[stop + 2]):
                         # "we call DISsimilarity COefficient Networks (DISCO Nets)": a name of two words
                         # in brackets after its long form is the name, as one word there is
                         long, name = tokens[start:stop], f"{tokens[stop + 1]} {tokens[stop + 2]}"
                     elif stop + 2 < len(tokens) and tokens[stop] == "," and tokens[stop + 1] == "or" \
-                            and _ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
+                            and ACRONYM.match(tokens[stop + 2]) and stop - start > 1:
                         long, name = tokens[start:stop], tokens[stop + 2]  # "X Y Z Networks, or XYZN"
                     else:
                         # "termed Generative Adversarial Nets for inference of Individualized Treatment
@@ -272,57 +272,57 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
                     # a coined name the authors give ("a Q&A architecture called QANet") outranks a
                     # name-like word met first in the object of "we propose"
                     named = not n.group(0).lower().startswith("namely")  # "namely X" restates, it does not name
-                    coined = _is_nameish(name.split()[0]) or _rare_capitalised(name)  # "called Autostacker"
+                    coined = is_nameish(name.split()[0]) or rare_capitalised(name)  # "called Autostacker"
                     score = 5 if named and coined and " " not in name else \
-                        4 if _NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
+                        4 if NAMEISH.match(name.split()[0]) or len(name.split()) > 1 else 3
                     # "a two-stage reverse-engineering attack named KSTER": what it is, said where it is named
                     # (right before the naming verb, after an article: not "for these two tasks, called X")
-                    stated = score == 5 and not long and not after and len(desc) >= 2 and not _is_generic(desc) \
-                        and len(before) == start - 1 and j > 0 and before[j - 1].lower() in _ARTICLES \
-                        and _ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
+                    stated = score == 5 and not long and not after and len(desc) >= 2 and not is_generic(desc) \
+                        and len(before) == start - 1 and j > 0 and before[j - 1].lower() in ARTICLES \
+                        and ANAPHORA.isdisjoint(w.lower() for w in desc) and desc[0].lower() not in _STOP \
                         and can_end(desc[-1]) and not any(w.lower().startswith(_EARLIER) for w in desc)
                     # "we introduce Exponential Machines (ExM) ... in a format called Tensor Train (TT)":
                     # a name given outside any sentence of ours names what the contribution uses
                     # (not "This interpolation, termed HolEx, ...": its subject points back at ours)
                     aside = best is not None and best.score >= 4 and not m and not about_our_work(sentence) \
-                        and not (words[0] in _ANAPHORA and start <= 5) and not {"proposed", "resulting"} & set(words)
+                        and not (words[0] in ANAPHORA and start <= 5) and not {"proposed", "resulting"} & set(words)
                     if (best is None or score > best.score) and not aside:
-                        best = _Contribution(name, long, desc, score, stated)
+                        best = Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):
-            own = _own_name(sentence)
+            own = own_name(sentence)
             if own and (best is None or own.name != best.name):
                 best = own
         if not subject or (best is None and (" novel " in low or " new " in low)):
-            s = None if _SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
+            s = None if SUBJECT_FORMS.isdisjoint(words) else (_FRAME.search(sentence) or _SUBJECT.search(sentence))
             if s and (best is None or best.score < 3) and (" novel " in low or " new " in low):
                 # "we study a novel convex estimator MixLasso for ...": a new thing studied is ours
                 studied = tokenize(sentence)
-                found = _contribution_in(studied, len(tokenize(sentence[: s.end()])), bold, _definitions(studied))
-                if found and found.name.lower() not in _KNOWN_NAMES:
+                found = contribution_in(studied, len(tokenize(sentence[: s.end()])), bold, _definitions(studied))
+                if found and found.name.lower() not in KNOWN_NAMES:
                     best = dataclasses.replace(found, score=3)
             if s and subject:
                 s = None
             if s:
-                subject = _subject(_abbreviate(tokenize(sentence[s.end():])))
-                if subject and (subject[0].lower() in _ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
+                subject = _subject(abbreviate(tokenize(sentence[s.end():])))
+                if subject and (subject[0].lower() in ANAPHORA or subject[0].lower() == "one" or _evaluation(subject)):
                     subject = []
                 # "we analyze the modeling capabilities of ...": what the paper looks at, not what it is about
-                weak_subject = bool(subject) and not _WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
+                weak_subject = bool(subject) and not WEAK_SUBJECT_VERBS.isdisjoint(s.group(0).lower().split())
     best = _not_well_known(best)
     if best is None or best.score < 3:
-        best = _not_well_known(_name_by_kind(sentences, text)) or best
+        best = _not_well_known(name_by_kind(sentences, text)) or best
     if best is None:
-        best = _not_well_known(_defined_name(sentences, [about_our_work(s) for s in sentences]))
+        best = _not_well_known(defined_name(sentences, [about_our_work(s) for s in sentences]))
     if best is None and bold:
         for b in bold:
-            if (_is_nameish(b.split()[0]) or len(b.split()) > 1) and not _well_known(b):
-                best = _Contribution(b, [], _bold_appositive(b, sentences), 2)
+            if (is_nameish(b.split()[0]) or len(b.split()) > 1) and not _well_known(b):
+                best = Contribution(b, [], bold_appositive(b, sentences), 2)
                 break
     if best is None:
-        name = _name_elsewhere(sentences) or _name_from_links(text, sentences)
+        name = name_elsewhere(sentences) or name_from_links(text, sentences)
         if name and not _well_known(name):
-            best = _Contribution(name, [], [], 1)
+            best = Contribution(name, [], [], 1)
     if best:
         best = _spelled_out(best, sentences)
         best = _spelled_in_description(best)
@@ -335,9 +335,9 @@ def _analyse(text: str, quick: bool = False) -> tuple[_Contribution | None, list
             best = dataclasses.replace(best, name=upper)
     if not subject and not unnamed:
         subject = _question(sentences)
-    if unnamed and unnamed[0].lower() in _ANAPHORA:
+    if unnamed and unnamed[0].lower() in ANAPHORA:
         unnamed = []  # "such an attempt ...": needs the sentence before
-    if weak_subject and unnamed and not _is_generic(unnamed):
+    if weak_subject and unnamed and not is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
 
@@ -358,7 +358,7 @@ def _spells(letters: str, words: list[str]) -> bool:
         parts = parts_of(words[k])
         if part == len(parts):
             return match(k + 1, at, 0)
-        piece, small = parts[part], words[k].lower() in _SMALL
+        piece, small = parts[part], words[k].lower() in SMALL
         if (part > 0 or small) and match(k, at, part + 1):
             return True
         n = 0
@@ -377,22 +377,22 @@ def _another_name(name: str, words: list[str]) -> bool:
     would read as what RDC stands for, where the abstract names another thing it builds on."""
     if not (name.isalpha() and name.isupper() and 2 <= len(name) <= 5):
         return False  # an initialism: "TORRENT: Robust Least Squares Regression" is no expansion of one
-    content = [w for w in words if w.lower() not in _SMALL]
+    content = [w for w in words if w.lower() not in SMALL]
     return len(content) >= 2 and all(w[:1].isupper() for w in content) and content[0][0].lower() != name[0].lower()
 
 
-def _spelled_in_description(found: _Contribution) -> _Contribution:
+def _spelled_in_description(found: Contribution) -> Contribution:
     """ "MONICA, a novel Monitor-guided Calibration framework that ...": the description's first
     words, before any preposition, spell the acronym, so they are its long form, and the
     authors say what it is where they name it (as "a X named NAME" does)."""
-    if found.long or " " in found.name or not _ACRONYM.match(found.name) or len(found.desc) < 2:
+    if found.long or " " in found.name or not ACRONYM.match(found.name) or len(found.desc) < 2:
         return found
     letters = "".join(c for c in found.name if c.isalpha()).lower()
     if len(letters) < 3 or not found.name[:1].isupper():
         return found
     for n in range(2, min(len(found.desc), 6) + 1):
         words = found.desc[:n]
-        if any(w.lower() in _PREPOSITIONS or not w[:1].isalpha() for w in words):
+        if any(w.lower() in PREPOSITIONS or not w[:1].isalpha() for w in words):
             break
         if _spells(letters, words):
             return dataclasses.replace(found, long=list(words), stated=True)
@@ -404,20 +404,20 @@ def _well_known(name: str) -> bool:
     name: "CelebA", "ReLU", "TTS", "ImageNet", "Frank-Wolfe" (``known_names``, ``common_acronyms``),
     wherever the name was found. (Not every Title-Case compound: "Net-Trim", "Short-Dot" are coined.)"""
     low = name.lower()
-    return low in _KNOWN_NAMES or low in _COMMON_ACRONYMS or low.rstrip("s") in _COMMON_ACRONYMS \
-        or low.rstrip("s") in _KNOWN_NAMES
+    return low in KNOWN_NAMES or low in COMMON_ACRONYMS or low.rstrip("s") in COMMON_ACRONYMS \
+        or low.rstrip("s") in KNOWN_NAMES
 
 
-def _not_well_known(found: _Contribution | None) -> _Contribution | None:
+def _not_well_known(found: Contribution | None) -> Contribution | None:
     return None if found is None or _well_known(found.name) else found
 
 
-def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
+def _spelled_out(found: Contribution, sentences: list[str]) -> Contribution:
     """An acronym the abstract spells out in a sentence other than the one that named it ("we
     call mixture matrix completion (MMC) ...", then "MMC is a more accurate model ...") leads
     the title with its long form, as one spelled out where it is named does ("MMC: Mixture
     Matrix Completion")."""
-    if found.long or " " in found.name or not _ACRONYM.match(found.name):
+    if found.long or " " in found.name or not ACRONYM.match(found.name):
         return found
     for sentence in sentences:
         if f"({found.name})" not in sentence.replace(" ", ""):
@@ -430,16 +430,16 @@ def _spelled_out(found: _Contribution, sentences: list[str]) -> _Contribution:
     return found
 
 
-def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contribution:
+def _acronym_of_long_name(found: Contribution, sentences: list[str]) -> Contribution:
     """A name of several capitalised words that the abstract also abbreviates ("are termed Lazily
     Aggregated Gradient --- justifying our acronym LAG") leads the title as its acronym, spelled
     out after it, as titles write such names ("LAG: Lazily Aggregated Gradient ...")."""
     words = found.name.split()
-    if found.long or len(words) < 2 or not all(w[:1].isupper() or w.lower() in _SMALL for w in words):
+    if found.long or len(words) < 2 or not all(w[:1].isupper() or w.lower() in SMALL for w in words):
         return found
-    letters = "".join(w[0] for w in words if w.lower() not in _SMALL).upper()
+    letters = "".join(w[0] for w in words if w.lower() not in SMALL).upper()
     # two letters ("MS" of "Murphy Sampling") or a class of things ("GMMs") is no name of a method
-    if len(letters) < 3 or letters.lower() in _COMMON_ACRONYMS:
+    if len(letters) < 3 or letters.lower() in COMMON_ACRONYMS:
         return found
     for sentence in sentences:
         if letters in sentence and letters in (t.rstrip(".") for t in tokenize(sentence)):
@@ -447,12 +447,12 @@ def _acronym_of_long_name(found: _Contribution, sentences: list[str]) -> _Contri
     return found
 
 
-def _main_of_two_names(found: _Contribution, text: str) -> _Contribution:
+def _main_of_two_names(found: Contribution, text: str) -> Contribution:
     """Of two coined names the abstract offers together ("the FastRNN and FastGRNN algorithms"),
     the one it comes back to more often: the other is a step on the way, or a variant."""
     for pattern in (rf"(?<![\w-]){re.escape(found.name)} and ([\w@+-]+)", rf"([\w@+-]+) and {re.escape(found.name)}(?![\w-])"):
         m = re.search(pattern, text)
-        if m and _is_nameish(m[1]) and m[1].lower() not in _COMMON_ACRONYMS and m[1].lower() not in _KNOWN_NAMES:
+        if m and is_nameish(m[1]) and m[1].lower() not in COMMON_ACRONYMS and m[1].lower() not in KNOWN_NAMES:
             other = len(re.findall(rf"(?<![\w-]){re.escape(m[1])}(?![\w-])", text))
             if other > len(re.findall(rf"(?<![\w-]){re.escape(found.name)}(?![\w-])", text)):
                 return dataclasses.replace(found, name=m[1], long=[], desc=[])
@@ -464,7 +464,7 @@ def _evaluation(words: list[str]) -> bool:
     Study Amongst Guitarists", "Study in Three Steps"), not what it is about."""
     head = []
     for w in words:
-        if w.lower() in _PREPOSITIONS or w.lower() in _LOOSE_PREPOSITIONS:
+        if w.lower() in PREPOSITIONS or w.lower() in LOOSE_PREPOSITIONS:
             break
         head.append(w.lower())
     if any(w in _W["evaluation_nouns"] for w in head):
@@ -476,22 +476,22 @@ def _evaluation(words: list[str]) -> bool:
 def _subject(tokens: list[str]) -> list[str]:
     """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
     i = 0
-    while i < len(tokens) and tokens[i].lower() in _ARTICLES | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
+    while i < len(tokens) and tokens[i].lower() in ARTICLES | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
         i += 1
-    if i < len(tokens) and tokens[i].lower() in _WH_START:
-        return _trim(_phrase(tokens, i, limit=14, wh=True))
+    if i < len(tokens) and tokens[i].lower() in WH_START:
+        return trim(_phrase(tokens, i, limit=14, wh=True))
     if 0 < i < len(tokens) and tokens[i].lower() == "following" and tokens[i - 1].lower() == "the":
         i += 1  # "we consider the following sparse PCA problem": it points ahead
-    words = _drop_fillers(_phrase(tokens, i))
+    words = drop_fillers(_phrase(tokens, i))
     # "a series of architectural modifications for LSTM networks": what the "of" names
-    return _trim(_partitive_past(words) or words)
+    return trim(_partitive_past(words) or words)
 
 
 def _partitive_past(words: list[str]) -> list[str]:
     """The phrase a partitive noun opens, without it ("Series of X" -> X); [] when it does not."""
-    if len(words) > 3 and words[0].lower() in _PARTITIVE and words[1].lower() == "of":
+    if len(words) > 3 and words[0].lower() in PARTITIVE and words[1].lower() == "of":
         rest = words[2:]
-        while rest and rest[0].lower() in _ARTICLES:
+        while rest and rest[0].lower() in ARTICLES:
             rest = rest[1:]
         return rest if len(rest) >= 2 else []
     return []
@@ -505,25 +505,25 @@ def _unnamed(tokens: list[str], start: int) -> list[str]:
         return []
     if start < len(tokens) and tokens[start].lower() == "to" and start + 1 < len(tokens):
         words = _phrase(tokens, start + 2)
-        return _trim([_gerund(tokens[start + 1]).capitalize()] + words)
+        return trim([_gerund(tokens[start + 1]).capitalize()] + words)
     i = start
-    if i + 1 < len(tokens) and tokens[i].lower() == "and" and tokens[i + 1].lower() in _VERB_FORMS:
+    if i + 1 < len(tokens) and tokens[i].lower() == "and" and tokens[i + 1].lower() in VERB_FORMS:
         i += 2  # "we propose and investigate the use of X"
-    while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+    while i < len(tokens) and tokens[i].lower() in ARTICLES:
         i += 1
     if i + 2 < len(tokens) and tokens[i].lower() in ("use", "application", "usage") and tokens[i + 1].lower() == "of":
         i += 2
-        while i < len(tokens) and tokens[i].lower() in _ARTICLES:
+        while i < len(tokens) and tokens[i].lower() in ARTICLES:
             i += 1
     raw = _phrase(tokens, i)
-    words = _drop_fillers(raw)
+    words = drop_fillers(raw)
     i += len(raw) - len(words)  # past "a more" in "a more general theory to analyze X"
-    if len(words) <= 3 and not any(w.lower() in _PREPOSITIONS for w in words):
+    if len(words) <= 3 and not any(w.lower() in PREPOSITIONS for w in words):
         words = _described(tokens, i, words)  # "a project that revives X"
-    return _trim(words)
+    return trim(words)
 
 
-def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str], unnamed: list[str],
+def _ruled(found: Contribution | None, subject: list[str], sentences: list[str], unnamed: list[str],
            text: str) -> list[tuple[str, str]]:
     """(title, kind) of the named method, the subject, the contribution and the topic, in the
     order the rules prefer them (the choice weighs that order as one feature among others)."""
@@ -538,29 +538,29 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         return memo[0]
     out: list[tuple[str, str]] = []
     if found:
-        desc = _trim(found.desc)
+        desc = trim(found.desc)
         if found.long:
             body = list(found.long)
-            prep = next((i for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), None)
+            prep = next((i for i, w in enumerate(desc) if w.lower() in PREPOSITIONS), None)
             of = prep is not None and prep >= 1 and desc[prep].lower() == "of"
             if of:
                 pass  # "excess description length (EDL), an information-theoretic measure of X": "of X" goes with "measure"
             elif prep is not None and len(body) <= 5:
                 body += desc[prep:]
-            elif topic() and not _overlaps(body, topic()):
+            elif topic() and not overlaps(body, topic()):
                 body += ["for"] + topic()
             out.append((_compose(found.name, body), NAMED))
             if of and desc[prep - 1].lower() not in _KIND_OF:
                 out.append((_compose(found.name, desc), NAMED))  # "EDL: Information-Theoretic Measure of X"
-        elif desc and not _is_generic(desc):
-            if len(desc) <= 4 and not any(w.lower() in _PREPOSITIONS for w in desc) and _agreed_topic(topic(), sentences):
+        elif desc and not is_generic(desc):
+            if len(desc) <= 4 and not any(w.lower() in PREPOSITIONS for w in desc) and agreed_topic(topic(), sentences):
                 # "ConsMSA: Formalizing Semantic Distribution Consistency" + "for Multimodal Sentiment
                 # Analysis", when the opening sentence and the abstract's repeated terms agree on it
                 longer = _compose(found.name, desc + ["for"] + topic())
-                if not _overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
+                if not overlaps(desc, topic()) and len(longer) <= MAX_LENGTH:
                     out.append((longer, NAMED))
             out.append((_compose(found.name, desc), NAMED))
-        elif subject and not _is_generic(subject):
+        elif subject and not is_generic(subject):
             out.append((_compose(found.name, subject), NAMED_OTHER))
         elif desc and topic():
             out.append((_compose(found.name, desc + ["for"] + topic()), NAMED))
@@ -570,17 +570,17 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
             out.append((_compose(found.name, topic()), NAMED_OTHER))
         else:
             out.append((_compose(found.name, []), NAME_ONLY))
-        head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in _PREPOSITIONS), desc)
-        if topic() and not _overlaps(head, topic()):
+        head = found.long or next((desc[:i] for i, w in enumerate(desc) if w.lower() in PREPOSITIONS), desc)
+        if topic() and not overlaps(head, topic()):
             out.append((_compose(found.name, head + ["for"] + topic()), NAMED_OTHER))
         # a clash is better told apart by the paper's own subject than by a number
         out += [(_compose(found.name, words), NAMED_OTHER) for words in (subject, topic()) if words]
     kind = QUESTION if subject and subject[-1].endswith("?") else SUBJECT
-    if subject and not _is_generic(subject):
+    if subject and not is_generic(subject):
         out.append((_compose("", subject), kind))
     elif subject and topic():
         out.append((_compose("", subject + ["for"] + topic()), kind))
-    if unnamed and unnamed is not subject and not _is_generic(unnamed):
+    if unnamed and unnamed is not subject and not is_generic(unnamed):
         out.append((_compose("", unnamed), CONTRIBUTION))
     if topic():
         out.append((_compose("", topic()), TOPIC))
@@ -593,11 +593,11 @@ def _ruled(found: _Contribution | None, subject: list[str], sentences: list[str]
         if strong is None and topic() and not found:
             tokens = tokenize(sentences[0])
             k = 0
-            while k < len(tokens) - 1 and tokens[k].lower() in (_SUBORDINATORS - _PREPOSITIONS) | _ARTICLES | _WEAK_START:
+            while k < len(tokens) - 1 and tokens[k].lower() in (SUBORDINATORS - PREPOSITIONS) | ARTICLES | WEAK_START:
                 # "Although convolutional neural networks have ...": the subject, not its opener
                 # (a preposition stays: "In a ... problem a gambler needs" is no phrase)
                 k += 1
-            strong = (_compose("", _trim(_phrase(tokens, k, limit=12))), TOPIC)
+            strong = (_compose("", trim(_phrase(tokens, k, limit=12))), TOPIC)
         if strong and not _weak(strong[0]):
             out.insert(0, strong)
     completed = _completed([t for t, _ in out], sentences)
@@ -689,7 +689,7 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         return out[:1]
     rank = len(out)
     name = found.name if found else ""
-    stated = _trim(found.desc) if found and found.stated and not any(w.lower() in _PREPOSITIONS for w in found.desc) else []
+    stated = trim(found.desc) if found and found.stated and not any(w.lower() in PREPOSITIONS for w in found.desc) else []
     phrases = _phrases(sentences)
     terms = [(TERM, *p) for p in _term_phrases(sentences, {i for i, _, _ in phrases})]
     for kind, index, ours, words in [(PHRASE, *p) for p in phrases] + terms:
@@ -702,8 +702,8 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
         # poses ("TallyNet: ... Visual Question Answering"): real titles name the field too
         if name and (ours or index == 0) and name.lower() not in key and not _another_name(name, words):
             out.append(_lazy(NAMED, rank, index, ours, tuple(words), name))
-        if stated and len(stated) + len(words) < MAX_COMBINED and not _overlaps(stated, words) \
-                and not _is_generic(words):
+        if stated and len(stated) + len(words) < MAX_COMBINED and not overlaps(stated, words) \
+                and not is_generic(words):
             # what the authors say the method is, for what the phrase names (for doing what the
             # sentence does to it: "... to recover the edited data": "for Recovering Edited Data")
             verb = _verb_of_object(tokenize(sentences[index]), words)
@@ -712,10 +712,10 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
                 out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *purpose), name, True))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
-    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in _PREPOSITIONS for x in w)][:OFFERED] \
-        + [w for *_, w in terms if not any(x.lower() in _PREPOSITIONS for x in w)][:2]
+    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in PREPOSITIONS for x in w)][:OFFERED] \
+        + [w for *_, w in terms if not any(x.lower() in PREPOSITIONS for x in w)][:2]
     opening = [(w, {x.lower() for x in w}) for i, ours, w in phrases if i == 0 or (i == 1 and not ours)][:OPENING]
-    if found and any(w.lower() in _PREPOSITIONS for w in found.desc):
+    if found and any(w.lower() in PREPOSITIONS for w in found.desc):
         offered = []  # the abstract says itself what its method is for ("a framework for X")
     for head in offered:
         low = {x.lower() for x in head}
@@ -749,10 +749,10 @@ def _verb_of_object(tokens: list[str], words: list[str]) -> str:
         if tokens[i:i + n] != words:
             continue
         j = i - 1
-        while j >= 0 and tokens[j].lower() in _ARTICLES:
+        while j >= 0 and tokens[j].lower() in ARTICLES:
             j -= 1
         if j >= 1 and tokens[j - 1].lower() in _MODALS and tokens[j].isalpha() and tokens[j].islower() \
-                and tokens[j] not in _STOP and not tokens[j].endswith(("ly", "ed", "ing", "s")) and tokens[j] not in _VAGUE:
+                and tokens[j] not in _STOP and not tokens[j].endswith(("ly", "ed", "ing", "s")) and tokens[j] not in VAGUE:
             return tokens[j]
     return ""
 
@@ -786,7 +786,7 @@ def _term_phrases(sentences: list[str], read: set[int]) -> list[tuple[int, bool,
         if index in read or terms.isdisjoint(_WORD.findall(sentence.lower())):
             continue
         for words in noun_phrases(tokenize(sentence)):
-            rest = _LEAD_IN.sub("", " ".join(words)).split()
+            rest = LEAD_IN.sub("", " ".join(words)).split()
             if len(rest) >= 2 and rest[0].lower() not in _LEAD_WORDS \
                     and not terms.isdisjoint(_WORD.findall(" ".join(rest).lower())):
                 out.append((index, True, rest))
@@ -802,8 +802,8 @@ def _relation_between(subject: list[str]) -> bool:
     low = [w.lower() for w in subject]
     # both things named, not kinds of thing ("between discrete and continuous approaches") nor
     # the literature ("between recent works on ..."), and no word on how it was studied
-    return len(low) >= 4 and low[0] in _RELATIONS and low[1] == "between" and "and" in low[3:] \
-        and not any(w in _GENERIC or w in _LEAD_WORDS or w in _W["evaluation_nouns"] for w in low[2:]) \
+    return len(low) >= 4 and low[0] in RELATIONS and low[1] == "between" and "and" in low[3:] \
+        and not any(w in GENERIC or w in _LEAD_WORDS or w in _W["evaluation_nouns"] for w in low[2:]) \
         and not any(w in ("through", "via", "using", "detail") for w in low)
 
 
@@ -814,7 +814,7 @@ def _purpose(words: list[str]) -> list[str]:
     if any(w.lower() == "for" for w in words):
         return []
     # "Generating Node Embeddings for Foundations of Deep Learning": for the field the phrase rests on
-    k = next((k for k, w in enumerate(words[:3]) if w.lower() in _GROUND), -1)
+    k = next((k for k, w in enumerate(words[:3]) if w.lower() in GROUND), -1)
     if k >= 0 and k + 2 < len(words) and words[k + 1].lower() == "of":
         return words[k + 2:]
     return words
@@ -826,14 +826,14 @@ def _past_vague_head(words: list[str]) -> list[str]:
     follows their "in" or "of"; [] when the phrase does not open on such a head."""
     for k, w in enumerate(words[:3]):
         low = w.lower()
-        if low in _VAGUE or low in _PARTITIVE:
+        if low in VAGUE or low in PARTITIVE:
             if k + 2 < len(words) and words[k + 1].lower() in ("of", "in"):
                 rest = words[k + 2:]
-                while len(rest) > 1 and rest[0].lower() in _ARTICLES:
+                while len(rest) > 1 and rest[0].lower() in ARTICLES:
                     rest = rest[1:]  # "Version of the Dueling Bandit Problem": the problem, no article
-                return rest if len(rest) >= 2 or _ACRONYM.match(rest[0]) else []
+                return rest if len(rest) >= 2 or ACRONYM.match(rest[0]) else []
             return []
-        if low in _PREPOSITIONS:
+        if low in PREPOSITIONS:
             return []
     return []
 
@@ -853,7 +853,7 @@ def _phrases(sentences: list[str]) -> list[tuple[int, bool, list[str]]]:
             later += 1
         for words in noun_phrases(tokenize(sentence)):
             # "recent advances in X", "the problem of X": the phrase is X
-            rest = _LEAD_IN.sub("", " ".join(words)).split()
+            rest = LEAD_IN.sub("", " ".join(words)).split()
             if rest and rest[0].lower() not in _LEAD_WORDS and len(rest) >= 2:
                 out.append((index, ours, _past_vague_head(rest) or rest))
     return out

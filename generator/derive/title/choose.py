@@ -39,7 +39,7 @@ from generator.derive.title.candidates import (
 )
 from generator.derive.title.phrases import can_end
 from generator.derive.title.salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
-from generator.derive.title.words import _ANAPHORA, _GENERIC, _NOT_DOMAIN, _PREPOSITIONS, _STOP, _VAGUE, _VERB_FORMS, _W
+from generator.derive.title.words import _STOP, _W, ANAPHORA, GENERIC, NOT_DOMAIN, PREPOSITIONS, VAGUE, VERB_FORMS
 
 _NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
 
@@ -53,7 +53,7 @@ COMMON_FILE = Path(__file__).with_name("common_words.json")
 # held-out abstracts; at 4% 0.6%, for 0.002 of ROUGE-1.)
 COMMON_SHARE = 0.04
 _WORD = re.compile(r"[a-z0-9]+")
-_COMMON = _GENERIC | _VAGUE | _NOT_DOMAIN
+_COMMON = GENERIC | VAGUE | NOT_DOMAIN
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,12 @@ def context(text: str, model: WordModel | None = None, own_title: Collection[str
     body = rejoined(plain(text))
     first = first_sentence(body)
     counts = Counter(_WORD.findall(body.lower()))
-    weight = {w: min(n, 5) * _RARITY.get(w, 1.0) for w, n in counts.items()
+    weight = {w: min(n, 5) * RARITY.get(w, 1.0) for w, n in counts.items()
               if n >= 2 and w not in _STOP and w not in _COMMON and not w.isdigit()}
     keys = sorted(weight, key=lambda w: (-weight[w], w))[:KEY_TERMS]
     model = model or fitted_word_model()
     sentences = title_sentences(text)
-    salience = Salience(AbstractWords(sentences, [about_our_work(s) for s in sentences], _RARITY, _LEXICON, own_title), model)
+    salience = Salience(AbstractWords(sentences, [about_our_work(s) for s in sentences], RARITY, LEXICON, own_title), model)
     return Context(counts, frozenset(_WORD.findall(first.lower())), frozenset(keys), {}, salience, model)
 
 
@@ -94,7 +94,7 @@ def content_words(title: str) -> list[str]:
 def _word_values(w: str, ctx: Context) -> tuple[float, ...]:
     """The per-word parts of the features: repeated, frequency, opening, generic, rarity, key terms."""
     n = ctx.counts[w]
-    rarity = _RARITY.get(w, 1.0)
+    rarity = RARITY.get(w, 1.0)
     return (float(n >= 2), min(n, 6) / 6, float(w in ctx.opening), float(w in _COMMON), rarity, rarity * min(n, 4) / 4)
 
 
@@ -168,8 +168,8 @@ def load_rarity(path: Path = COMMON_FILE) -> dict[str, float]:
     return {w: min(1.0, math.log(1 / max(s, 1 / total)) / top) for w, s in share.items()}
 
 
-_RARITY = load_rarity()
-_LEXICON = load_lexicon()
+RARITY = load_rarity()
+LEXICON = load_lexicon()
 _VERY_COMMON = frozenset(w for w, share in json.loads(COMMON_FILE.read_text(encoding="utf-8"))["share"].items()
                          if share > COMMON_SHARE)
 
@@ -247,7 +247,7 @@ def _whole(c: Candidate) -> bool:
         return False
     if name and _repeats_name(name, words):
         return False  # "Multimodal Interaction Gate: Multimodal Interactions" says nothing the name does not
-    if any(words[k - 1].lower() in _GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
+    if any(words[k - 1].lower() in GENERIC and sum(ch.isupper() for ch in words[k]) >= 2 for k in range(1, len(words))):
         return False  # "CR: Unlearning Framework CPU for ...": the tail is another contribution, with its own name
     if any(_NOTATION.match(w) for w in words if w.lower() not in ("a", "i")) \
             and not (name and _spells("".join(ch for ch in name if ch.isalpha()).lower(), words)):
@@ -259,8 +259,8 @@ def _whole(c: Candidate) -> bool:
         last = last.lower()  # a composed title's capitals are Title Case: "... in Numerous" ends on an adjective
     # "In a Multi-Armed Bandit Problem a Gambler Needs": an adverbial, not a noun phrase, opens it
     # (titles may open on "On the", "Towards", "Beyond")
-    opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in _ANAPHORA | {"a", "an", "the"}
-    return can_end(last) and first not in _ANAPHORA and (first not in _VERB_FORMS or c.kind == "question") \
+    opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in ANAPHORA | {"a", "an", "the"}
+    return can_end(last) and first not in ANAPHORA and (first not in VERB_FORMS or c.kind == "question") \
         and not opens_adverbial
 
 
@@ -312,7 +312,7 @@ def _field_words(c: Candidate) -> frozenset[str]:
     if c.name or not (c.kind == TOPIC or (c.kind in (PHRASE, TERM) and c.sentence == 0 and not c.ours)):
         return frozenset()
     words = c.text.split()
-    if any(w.lower() in _PREPOSITIONS for w in words):
+    if any(w.lower() in PREPOSITIONS for w in words):
         return frozenset()
     folded = _folded_words(words)
     return frozenset(folded) if 0 < len(folded) <= 3 else frozenset()

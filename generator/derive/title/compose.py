@@ -4,28 +4,28 @@ from __future__ import annotations
 import re
 
 from generator.core.text import SPACE_BEFORE_PUNCT
-from generator.derive.title.phrases import _trim, can_end
+from generator.derive.title.phrases import can_end, trim
 from generator.derive.title.words import (
     _ADJECTIVE_END,
-    _ARTICLES,
-    _CLAUSE,
-    _CONTINUING_PARTICIPLES,
-    _GENERIC,
-    _HYPHEN_SPLIT,
-    _NOT_DOMAIN,
-    _ODD_CAPS,
-    _PREPOSITIONS,
-    _RELATIONS,
-    _SELF_FIRST,
-    _SELF_REFERENCE,
-    _SELF_VERBS,
-    _SMALL,
     _STOP,
-    _TERM_WORD,
-    _THIRD_PERSON,
-    _VAGUE,
-    _VERB_FORMS,
+    ARTICLES,
+    CLAUSE,
+    CONTINUING_PARTICIPLES,
+    GENERIC,
+    HYPHEN_SPLIT,
     MAX_LENGTH,
+    NOT_DOMAIN,
+    ODD_CAPS,
+    PREPOSITIONS,
+    RELATIONS,
+    SELF_FIRST,
+    SELF_REFERENCE,
+    SELF_VERBS,
+    SMALL,
+    TERM_WORD,
+    THIRD_PERSON,
+    VAGUE,
+    VERB_FORMS,
 )
 
 
@@ -36,7 +36,7 @@ def _fit(words: list[str], budget: int) -> list[str]:
     anywhere else the budget happens to fall; no such prefix, no words. Words that fit but end
     where no phrase can ("... Localize Efficiently in Large", its noun cut off at a comma) are cut
     back the same way, to themselves when there is no such prefix."""
-    words = _trim(words)
+    words = trim(words)
     # the length of each prefix, summed once (a join per prefix was quadratic on a long run)
     lengths = [0]
     fits = False
@@ -50,14 +50,14 @@ def _fit(words: list[str], budget: int) -> list[str]:
         fits = True
     for k in range(len(lengths) - 2, 0, -1):
         low = words[k].lower()
-        if (low in _PREPOSITIONS or low in _CLAUSE or low in ("during", "after", "before", "like", "while")) \
+        if (low in PREPOSITIONS or low in CLAUSE or low in ("during", "after", "before", "like", "while")) \
                 and can_end(words[k - 1]) and not (low == "to" and words[k - 1].lower().endswith("ing")) \
-                and not (low == "between" and words[k - 1].lower() in _RELATIONS):
+                and not (low == "between" and words[k - 1].lower() in RELATIONS):
             # (not "Network for Learning | to Localize": a gerund's infinitive is its object, not a
             # phrase of its own; not "for Revealing the Relation | between X and Y": a relation
             # needs what it relates; and "... Based on the Method | of Moments", a participle's
             # phrase cut short, goes whole)
-            return _trim(_before_participle(words[:k]))
+            return trim(_before_participle(words[:k]))
     return words if fits else []
 
 
@@ -66,7 +66,7 @@ def _before_participle(words: list[str]) -> list[str]:
     for j in range(len(words) - 2, 0, -1):
         # "based on the", "using a": a participle with its own phrase ("Network Based Architectures"
         # is a compound)
-        if words[j].lower() in _CONTINUING_PARTICIPLES and words[j + 1].lower() in _PREPOSITIONS | _ARTICLES:
+        if words[j].lower() in CONTINUING_PARTICIPLES and words[j + 1].lower() in PREPOSITIONS | ARTICLES:
             return words[:j] if can_end(words[j - 1]) else words
     return words
 
@@ -74,22 +74,22 @@ def _before_participle(words: list[str]) -> list[str]:
 def _case(word: str, first: bool) -> str:
     if "-" not in word and "–" not in word:
         low = word.lower()
-        if _ODD_CAPS.match(word) and not word.isupper():
+        if ODD_CAPS.match(word) and not word.isupper():
             return word[0] + word[1:].lower()
         if low != word:
             return word
-        if low in _SMALL and not first:
+        if low in SMALL and not first:
             return low
         return word[:1].upper() + word[1:]
-    parts = _HYPHEN_SPLIT.split(word)
+    parts = HYPHEN_SPLIT.split(word)
     out = []
     for j, part in enumerate(parts):
         low = part.lower()
-        if _ODD_CAPS.match(part) and not part.isupper():
+        if ODD_CAPS.match(part) and not part.isupper():
             out.append(part[0] + part[1:].lower())  # "LEak@k" -> "Leak@k"
         elif any(c.isupper() for c in part) or (j > 0 and len(part.rstrip(":")) == 1):
             out.append(part)  # "ViT", "NeRF", and the variable of "SAFE-k" / "top-k"
-        elif low.rstrip("-–") in _SMALL and not (first and j == 0):
+        elif low.rstrip("-–") in SMALL and not (first and j == 0):
             out.append(low)
         else:
             out.append(part[:1].upper() + part[1:])
@@ -113,17 +113,17 @@ def _balanced(words: list[str]) -> list[str]:
 
 def _drop_self_reference(words: list[str]) -> list[str]:
     """``We Present a Modern Solution to X`` -> ``Modern Solution to X``."""
-    if not words or words[0].lower() not in _SELF_FIRST:
+    if not words or words[0].lower() not in SELF_FIRST:
         return words
     low = [w.lower() for w in words]
-    for ref in _SELF_REFERENCE:
+    for ref in SELF_REFERENCE:
         n = len(ref)
         verb = low[n] if len(low) > n else ""
         # "We ..." is always followed by its verb; "Work Stealing for ..." is a subject, not an opening
-        is_verb = ref[-1] == "we" or verb in _SELF_VERBS or (_THIRD_PERSON.match(verb) and verb not in _STOP)
+        is_verb = ref[-1] == "we" or verb in SELF_VERBS or (THIRD_PERSON.match(verb) and verb not in _STOP)
         if low[:n] == list(ref) and len(words) > n + 2 and is_verb:
             rest = words[n + 1 :]  # the verb goes with the opening
-            while rest and rest[0].lower() in _ARTICLES:
+            while rest and rest[0].lower() in ARTICLES:
                 rest = rest[1:]
             return rest if len(rest) >= 2 else words
     return words
@@ -136,7 +136,7 @@ def _drop_named_problem_head(words: list[str]) -> list[str]:
     for i, w in enumerate(words):
         nxt = words[i + 1].lower() if i + 1 < len(words) else ""
         prev = words[i - 1] if i else ""
-        if w.lower() in ("problem", "problems") and prev[:1].isupper() and prev[1:].islower() and (not nxt or nxt in _PREPOSITIONS):
+        if w.lower() in ("problem", "problems") and prev[:1].isupper() and prev[1:].islower() and (not nxt or nxt in PREPOSITIONS):
             continue
         out.append(w)
     return out
@@ -147,7 +147,7 @@ def _compose(name: str, tail: list[str]) -> str:
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))
     head = name if len(name) <= MAX_LENGTH - 10 else " ".join(_fit(name.split(), MAX_LENGTH - 10))
-    while tail and tail[0].lower() in _PREPOSITIONS:  # "Name: For Moral Values" says nothing
+    while tail and tail[0].lower() in PREPOSITIONS:  # "Name: For Moral Values" says nothing
         tail = tail[1:]
     if " ".join(tail).lower() == name.lower():
         tail = []  # not "CodeNeRF: CodeNeRF"
@@ -159,7 +159,7 @@ def _compose(name: str, tail: list[str]) -> str:
     return f"{head}: {_title_case(rest, first=True)}"
 
 
-def _overlaps(a: list[str], b: list[str]) -> bool:
+def overlaps(a: list[str], b: list[str]) -> bool:
     content = {w.lower() for w in a if w.lower() not in _STOP}
     return bool(content & {w.lower() for w in b if w.lower() not in _STOP})
 
@@ -168,7 +168,7 @@ def _weak(title: str) -> bool:
     """True for a title whose words after the name say next to nothing."""
     tail = title.partition(": ")[2] or title
     content = [w for w in tail.lower().split()
-               if w not in _STOP and w not in _GENERIC and w not in _VAGUE and len(w) > 1 and w[0].isalnum()]
+               if w not in _STOP and w not in GENERIC and w not in VAGUE and len(w) > 1 and w[0].isalnum()]
     return len(content) < 2
 
 
@@ -177,11 +177,11 @@ def _domain_term(sentences: list[str]) -> list[str]:
     sentences that the abstract repeats most (``Symbolic Music``, ``Transparent Objects``)."""
     if len(sentences) < 2:
         return []
-    head = _TERM_WORD.findall(" ".join(sentences[:2]))
+    head = TERM_WORD.findall(" ".join(sentences[:2]))
     low = [w.lower() for w in head]
-    bad = [w in _STOP or w in _NOT_DOMAIN or w in _VERB_FORMS or (len(w) <= 2 and not head[i].isupper()) for i, w in enumerate(low)]
+    bad = [w in _STOP or w in NOT_DOMAIN or w in VERB_FORMS or (len(w) <= 2 and not head[i].isupper()) for i, w in enumerate(low)]
     # only the head's n-grams can win, so count just those, in the whole text at once
-    body = f" {' '.join(_TERM_WORD.findall(' '.join(sentences).lower()))} "
+    body = f" {' '.join(TERM_WORD.findall(' '.join(sentences).lower()))} "
     best: tuple[int, int, tuple[str, ...], int, int] | None = None
     seen: set[tuple[str, ...]] = set()
     for n in (2, 3):
@@ -207,7 +207,7 @@ def _wants_domain(title: str) -> bool:
     words = low.replace(":", " ").split()
     tail = (low.partition(": ")[2] or low).split()
     content = [w for w in tail if w not in _STOP and len(w) > 1]
-    return any(w in _GENERIC for w in words) or len(content) < 3
+    return any(w in GENERIC for w in words) or len(content) < 3
 
 
 def _with_domain(title: str, term: list[str]) -> str:
@@ -219,7 +219,7 @@ def _with_domain(title: str, term: list[str]) -> str:
     # only a title that says what kind of thing the paper offers ("... Method", "...
     # Framework") but not what for; and a term that ends on a noun, not "Causal"
     words = title.lower().replace(":", " ").split()
-    if not any(w in _GENERIC for w in words) or _ADJECTIVE_END.search(term[-1].lower()):
+    if not any(w in GENERIC for w in words) or _ADJECTIVE_END.search(term[-1].lower()):
         return title
     joined = " ".join(_title_case(term).split())
     if " for " in title.lower():
@@ -236,7 +236,7 @@ def _completed(titles: list[str], sentences: list[str]) -> list[str]:
     return [_with_domain(t, term) for t in titles]
 
 
-def _agreed_topic(topic: list[str], sentences: list[str]) -> bool:
+def agreed_topic(topic: list[str], sentences: list[str]) -> bool:
     """The opening sentence's subject shares a content word with the abstract's most repeated
     term of its first sentences: it names the field, not a passing detail."""
     if not topic or len(topic) > 5:

@@ -6,35 +6,35 @@ from functools import lru_cache
 
 from generator.derive.title.words import (
     _ADJECTIVE_END,
-    _ADJECTIVE_LIKE_NOUNS,
-    _ADVERBS,
-    _ANAPHORA,
-    _APPOSITIVE_INTRO,
-    _ARTICLES,
-    _BACKGROUND_VERBS,
     _CANNOT_END,
-    _CAPITALISED,
-    _CLAUSE,
-    _CONTINUING_PARTICIPLES,
-    _COUNTS,
-    _DOUBLING,
-    _FILLER,
-    _GENERIC,
-    _LIGHT_FILLERS,
-    _LIGHT_VERBS,
-    _MANNER,
-    _MODIFIER_SUFFIXES,
-    _PLURAL,
-    _PREPOSITIONS,
-    _SIZE_WORDS,
-    _SMALL,
     _STOP,
-    _SUBORDINATORS,
-    _THIRD_PERSON,
-    _VAGUE,
-    _VERB_FORMS,
-    _WEAK_START,
-    _WITH_TO,
+    ADJECTIVE_LIKE_NOUNS,
+    ADVERBS,
+    ANAPHORA,
+    APPOSITIVE_INTRO,
+    ARTICLES,
+    BACKGROUND_VERBS,
+    CAPITALISED,
+    CLAUSE,
+    CONTINUING_PARTICIPLES,
+    COUNTS,
+    DOUBLING,
+    FILLER,
+    GENERIC,
+    LIGHT_FILLERS,
+    LIGHT_VERBS,
+    MANNER,
+    MODIFIER_SUFFIXES,
+    PLURAL,
+    PREPOSITIONS,
+    SIZE_WORDS,
+    SMALL,
+    SUBORDINATORS,
+    THIRD_PERSON,
+    VAGUE,
+    VERB_FORMS,
+    WEAK_START,
+    WITH_TO,
 )
 
 # Words that open the object of a verb: "for solving | such problems", "by utilizing | the noise".
@@ -49,7 +49,7 @@ def _without_cut_object(words: list[str], nxt: str) -> list[str]:
     one "for Solving". A gerund the sentence ends or a preposition follows is a noun and stays
     ("a model for clustering.", "for planning in ...")."""
     if len(words) >= 3 and (nxt.lower() in _OBJECT_START or nxt.lower() in _CLAUSE_OBJECT) \
-            and words[-1].lower().endswith("ing") and words[-1].islower() and words[-2].lower() in _PREPOSITIONS | {"and"}:
+            and words[-1].lower().endswith("ing") and words[-1].islower() and words[-2].lower() in PREPOSITIONS | {"and"}:
         # (nor one "for Learning" where "to localize" is what it learns, nor one "for Measuring"
         # where "how much two layers share" is what it measures)
         return words[:-2]
@@ -59,7 +59,7 @@ def _without_cut_object(words: list[str], nxt: str) -> list[str]:
     return words
 
 
-def _skip_parenthetical(tokens: list[str], i: int) -> int:
+def skip_parenthetical(tokens: list[str], i: int) -> int:
     """Index after the bracketed group that starts at ``tokens[i]``."""
     depth = 0
     for j in range(i, len(tokens)):
@@ -75,12 +75,12 @@ def _skip_parenthetical(tokens: list[str], i: int) -> int:
 def _manner_end(tokens: list[str], i: int) -> int:
     """Where an adverbial of manner that opens at ``tokens[i]`` ends ("in an unsupervised
     manner", "in a fully data-driven fashion": "in", an article, a few modifiers and a noun
-    of :data:`_MANNER`), or 0 when none opens there."""
+    of :data:`MANNER`), or 0 when none opens there."""
     if tokens[i].lower() != "in" or i + 2 >= len(tokens) or tokens[i + 1].lower() not in ("a", "an"):
         return 0
     for j in range(i + 2, min(i + 6, len(tokens))):
         low = tokens[j].lower()
-        if low in _MANNER:
+        if low in MANNER:
             # "in a way that ...", "in a manner of speaking" go on: only the closed adverbial
             return j + 1 if j + 1 == len(tokens) or tokens[j + 1].lower() not in ("of", "that", "which") else 0
         if not tokens[j][:1].isalnum() or low in _STOP:
@@ -96,11 +96,11 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
         tok = tokens[i]
         low = tok.lower()
         if tok in "([":
-            i = _skip_parenthetical(tokens, i)
+            i = skip_parenthetical(tokens, i)
             continue
         if tok == "," and out and not wh and i + 1 < len(tokens) \
-                and (_ADJECTIVE_END.search(out[-1].lower()) or out[-1].lower() in _FILLER) \
-                and tokens[i + 1].islower() and tokens[i + 1] not in _CLAUSE and tokens[i + 1] not in _ARTICLES:
+                and (_ADJECTIVE_END.search(out[-1].lower()) or out[-1].lower() in FILLER) \
+                and tokens[i + 1].islower() and tokens[i + 1] not in CLAUSE and tokens[i + 1] not in ARTICLES:
             out.append(tok)  # "a downstream-agnostic, label-only method": the phrase goes on
             i += 1
             continue
@@ -108,17 +108,17 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             break
         if out and _manner_end(tokens, i):
             break  # "... in an unsupervised manner": how it is done, not part of what
-        if out and low in _WITH_TO and i + 1 < len(tokens) and tokens[i + 1].lower() == "to":
+        if out and low in WITH_TO and i + 1 < len(tokens) and tokens[i + 1].lower() == "to":
             break  # "... functions subject to a budget": what is said of the noun, not part of it
         if out and not wh:
-            if low in _CONTINUING_PARTICIPLES:
+            if low in CONTINUING_PARTICIPLES:
                 out.append(tok)
-                if i + 1 < len(tokens) and tokens[i + 1].lower() in _PREPOSITIONS:
+                if i + 1 < len(tokens) and tokens[i + 1].lower() in PREPOSITIONS:
                     out.append(tokens[i + 1])
                     i += 1
                 i += 1
                 continue
-            if low == "to" and "from" in out[-6:] and i + 1 < len(tokens) and tokens[i + 1].lower() not in _VERB_FORMS:
+            if low == "to" and "from" in out[-6:] and i + 1 < len(tokens) and tokens[i + 1].lower() not in VERB_FORMS:
                 out.append(tok)  # "from dense geometry to compact primitives"
                 i += 1
                 continue
@@ -126,12 +126,12 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                 out += [tok, tokens[i + 1]]  # "learning to generate 3D surfaces"
                 i += 2
                 continue
-            if low in _CLAUSE or low in _BACKGROUND_VERBS:
+            if low in CLAUSE or low in BACKGROUND_VERBS:
                 break
             if tok.islower() and _THIRD_PERSON_S.match(low) and (low in _CANNOT_END or _verb_before_its_object(out[-1], tok, tokens, i + 1)):
                 break  # "the multi-armed bandit problem | constitutes an archetypal setting": its verb ends it
-            if subject and _PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
-                    and low not in _PREPOSITIONS and low not in ("and", "or"):
+            if subject and PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
+                    and low not in PREPOSITIONS and low not in ("and", "or"):
                 break  # "Deep research agents extend ...": a verb after a plural subject
         elif wh and out and low in ("we", "our", "by", "thereby", "which", "where", "while"):
             break
@@ -140,40 +140,40 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
     if not wh and i < len(tokens):
         out = _without_cut_object(out, tokens[i])
     if len(out) >= limit and not wh and i < len(tokens) and tokens[i] not in ",;:)]" \
-            and tokens[i].lower() not in _CLAUSE and tokens[i].lower() not in _BACKGROUND_VERBS:
+            and tokens[i].lower() not in CLAUSE and tokens[i].lower() not in BACKGROUND_VERBS:
         # the limit fell inside the phrase ("... in Document Visual Question | Answering"): end it
         # before its last preposition, where a shorter noun phrase ends, not at the count
-        last = max((j for j in range(2, len(out)) if out[j].lower() in _PREPOSITIONS), default=0)
+        last = max((j for j in range(2, len(out)) if out[j].lower() in PREPOSITIONS), default=0)
         if last:
             out = out[:last]
     return out
 
 
-def _trim(words: list[str]) -> list[str]:
+def trim(words: list[str]) -> list[str]:
     """Drop words a title may not end with (counted from the end, then cut once: a copy per
     dropped word was quadratic on a long run of them)."""
     end = len(words)
-    while end and (words[end - 1].lower().rstrip(".") in _STOP or words[end - 1].lower() in _CONTINUING_PARTICIPLES
+    while end and (words[end - 1].lower().rstrip(".") in _STOP or words[end - 1].lower() in CONTINUING_PARTICIPLES
                    or words[end - 1].endswith(("-", "–"))
                    or not any(c.isalnum() for c in words[end - 1])):
         end -= 1
     return words[:end]
 
 
-def _drop_fillers(words: list[str]) -> list[str]:
+def drop_fillers(words: list[str]) -> list[str]:
     i = 0
-    while i < len(words) and (words[i].lower() in _FILLER or words[i] == "," or (i and words[i].lower() == "and")):
+    while i < len(words) and (words[i].lower() in FILLER or words[i] == "," or (i and words[i].lower() == "and")):
         i += 1  # "a simple and scalable approach": "and" goes with the filler before it
     return words[i:]
 
 
-def _is_generic(words: list[str]) -> bool:
+def is_generic(words: list[str]) -> bool:
     """True for phrases like "framework" or "learning-based method" that say nothing alone."""
     if not words:
         return True
-    if any(w.lower() in _PREPOSITIONS for w in words):
+    if any(w.lower() in PREPOSITIONS for w in words):
         return False
-    return words[-1].lower() in _GENERIC and len(words) <= 2
+    return words[-1].lower() in GENERIC and len(words) <= 2
 
 
 def _gerund(verb: str) -> str:
@@ -186,7 +186,7 @@ def _gerund(verb: str) -> str:
         return v[:-1] + "ing"
     if len(v) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", v):
         return v + v[-1] + "ing"
-    if v in _DOUBLING:
+    if v in DOUBLING:
         return v + v[-1] + "ing"  # control -> controlling, transfer -> transferring
     return v + "ing"
 
@@ -201,16 +201,16 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
         j = i + 1
         while j < len(tokens) and tokens[j].endswith("ly"):
             j += 1
-        if j < len(tokens) and tokens[j].lower() in _LIGHT_VERBS:
+        if j < len(tokens) and tokens[j].lower() in LIGHT_VERBS:
             j += 1
-            while j < len(tokens) and (tokens[j].lower() in _ARTICLES or tokens[j].lower() in _LIGHT_FILLERS):
+            while j < len(tokens) and (tokens[j].lower() in ARTICLES or tokens[j].lower() in LIGHT_FILLERS):
                 j += 1
-            obj = _drop_fillers(_phrase(tokens, j, limit=14))
-            return ["for"] + obj if len(obj) >= 2 and not any(w.lower() in _ANAPHORA for w in obj) else []
+            obj = drop_fillers(_phrase(tokens, j, limit=14))
+            return ["for"] + obj if len(obj) >= 2 and not any(w.lower() in ANAPHORA for w in obj) else []
         words: list[str] = []
-        while j < len(tokens) and _THIRD_PERSON.match(tokens[j]) and tokens[j] not in _BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
+        while j < len(tokens) and THIRD_PERSON.match(tokens[j]) and tokens[j] not in BACKGROUND_VERBS - {"learns", "generates", "encodes", "captures"}:
             words.append(_gerund(_stem(tokens[j])))
-            if j + 2 < len(tokens) and tokens[j + 1] == "and" and _THIRD_PERSON.match(tokens[j + 2]):
+            if j + 2 < len(tokens) and tokens[j + 1] == "and" and THIRD_PERSON.match(tokens[j + 2]):
                 words.append("and")
                 j += 2
                 continue
@@ -218,7 +218,7 @@ def _desc_clause(tokens: list[str], i: int) -> list[str]:
             if k + 2 < len(tokens) and tokens[k] == "," and tokens[k + 1].lower() == "or" and "," in tokens[k + 2 : k + 6]:
                 k = tokens.index(",", k + 2) + 1  # "decomposes, or “unwraps”, a video": the aside goes
             obj = _phrase(tokens, k, limit=14)
-            if any(w.lower() in _ANAPHORA for w in obj):
+            if any(w.lower() in ANAPHORA for w in obj):
                 return []  # "combines the strengths of these two directions" needs what came before
             return ["for"] + words + obj if obj else []
     return []
@@ -236,7 +236,7 @@ def _verb_like(word: str) -> bool:
     """Could ``word`` after "to" be a verb ("to render")? Not "to novel view synthesis"."""
     low = word.lower()
     return (
-        word.isalpha() and word.islower() and low not in _STOP and low not in _VAGUE and low not in _FILLER
+        word.isalpha() and word.islower() and low not in _STOP and low not in VAGUE and low not in FILLER
         and not low.endswith(("al", "ic", "ous", "ive", "ary", "ful", "less", "ly", "ing", "ion", "ions", "ity"))
     )
 
@@ -244,7 +244,7 @@ def _verb_like(word: str) -> bool:
 def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
     """A description phrase, with a following "that VERBs ..." clause when it has no preposition,
     or its purpose: "a general theory to analyze X" is a "General Theory for Analyzing X"."""
-    if phrase and not any(w.lower() in _PREPOSITIONS for w in phrase):
+    if phrase and not any(w.lower() in PREPOSITIONS for w in phrase):
         j = i + len(phrase)
         if j + 2 < len(tokens) and tokens[j].lower() == "to":
             k = j + 1
@@ -259,10 +259,10 @@ def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
                     k += 1
                     continue
                 break
-            purpose = _trim(_phrase(tokens, k, limit=12)) if verbs else []
-            if len(purpose) >= 2 and not any(w.lower() in _ANAPHORA for w in purpose) \
-                    and not _ADJECTIVE_END.search(purpose[-1].lower()) and purpose[-1].lower() not in _FILLER \
-                    and purpose[-1].lower() not in _SIZE_WORDS:
+            purpose = trim(_phrase(tokens, k, limit=12)) if verbs else []
+            if len(purpose) >= 2 and not any(w.lower() in ANAPHORA for w in purpose) \
+                    and not _ADJECTIVE_END.search(purpose[-1].lower()) and purpose[-1].lower() not in FILLER \
+                    and purpose[-1].lower() not in SIZE_WORDS:
                 return phrase + ["for"] + verbs + purpose
         while j < len(tokens) and tokens[j] != "that" and tokens[j] != "which" and j < i + len(phrase) + 8 \
                 and tokens[j] not in (";", ":") and tokens[j].lower() not in ("we", "our", "is", "are", "to", "while"):
@@ -274,19 +274,19 @@ def _described(tokens: list[str], i: int, phrase: list[str]) -> list[str]:
 def _appositive(tokens: list[str], i: int) -> list[str]:
     """The phrase of ``NAME, a DESC`` / ``NAME: a DESC`` / ``NAME - a DESC`` starting at ``i``."""
     if i < len(tokens) and tokens[i] == "(":
-        i = _skip_parenthetical(tokens, i)
-    if i + 1 < len(tokens) and tokens[i] in _APPOSITIVE_INTRO:
+        i = skip_parenthetical(tokens, i)
+    if i + 1 < len(tokens) and tokens[i] in APPOSITIVE_INTRO:
         j = i + 1
         if tokens[j].lower() in ("which", "that") and j + 2 < len(tokens) and tokens[j + 1].lower() in ("is", "are"):
             j += 2
         elif tokens[j].lower() in ("which", "that"):
             clause = _desc_clause(tokens, j)
             return clause[1:] if clause else []
-        if tokens[j].lower() in _ARTICLES or (tokens[i] == ":" and tokens[j][:1].isalpha()):
-            while j < len(tokens) and tokens[j].lower() in _ARTICLES:
+        if tokens[j].lower() in ARTICLES or (tokens[i] == ":" and tokens[j][:1].isalpha()):
+            while j < len(tokens) and tokens[j].lower() in ARTICLES:
                 j += 1
             phrase = _phrase(tokens, j)
-            return _drop_fillers(_described(tokens, j, phrase))
+            return drop_fillers(_described(tokens, j, phrase))
     if i < len(tokens) and tokens[i].lower() == "for":
         return _phrase(tokens, i)
     return []
@@ -295,9 +295,9 @@ def _appositive(tokens: list[str], i: int) -> list[str]:
 def _expansion(tokens: list[str], i: int) -> list[str]:
     """``NAME (Bayesian Cognitive Integration)``: a spelled-out name in brackets at ``i``."""
     if i < len(tokens) and tokens[i] == "(":
-        end = _skip_parenthetical(tokens, i)
+        end = skip_parenthetical(tokens, i)
         inner = tokens[i + 1:end - 1]
-        if len(inner) >= 2 and all(_CAPITALISED.match(w) or w.lower() in _SMALL for w in inner):
+        if len(inner) >= 2 and all(CAPITALISED.match(w) or w.lower() in SMALL for w in inner):
             return inner
     return []
 
@@ -312,7 +312,7 @@ _SUBORDINATE = frozenset("where which while whereas whilst although though where
 
 
 # Words that cannot be inside a noun phrase: function, clause and verb words.
-_BREAK_WORDS = _STOP | _CLAUSE | _BACKGROUND_VERBS | _CANNOT_END | _VERB_FORMS | _ARTICLES
+_BREAK_WORDS = _STOP | CLAUSE | BACKGROUND_VERBS | _CANNOT_END | VERB_FORMS | ARTICLES
 
 
 _SINGULAR_END = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|ure|ing|ogy|ics)$")
@@ -347,7 +347,7 @@ def _noun_follows(tokens: list[str], i: int) -> bool:
     if i >= len(tokens):
         return True
     nxt = tokens[i].lower()
-    return nxt in _PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in _CLAUSE
+    return nxt in PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in CLAUSE
 
 
 def _plural_noun(word: str) -> bool:
@@ -365,24 +365,24 @@ _NOUN_ENDS = ("ment", "eed")
 def can_end(word: str) -> bool:
     """Can a title end on ``word``? Not on a preposition, a verb form, an adverb or an adjective."""
     low = word.lower().rstrip(".")
-    if low in _STOP or low in _CANNOT_END or low in _JOINS or low in _CONTINUING_PARTICIPLES:
+    if low in _STOP or low in _CANNOT_END or low in _JOINS or low in CONTINUING_PARTICIPLES:
         return False
     if low.endswith("ly") and len(low) > 4:
         return False
-    if low in _SIZE_WORDS:
+    if low in SIZE_WORDS:
         return False  # "... in Large": an adjective whose noun the comma after it cut off
     if low.endswith(("'s", "’s")) and not word[:-2].isupper():
         return False  # "Deep Neural Network's", "Children's": a possessive, its noun cut off ("SDP's" is a plural)
     if low.split("-", 1)[0] in _ADJECTIVE_PREFIXES and "-" in low:
         return False  # "off-policy", "non-convex", "well-posed": adjectives, whatever follows
-    if "-" in low and (low.rsplit("-", 1)[1] in _MODIFIER_SUFFIXES
+    if "-" in low and (low.rsplit("-", 1)[1] in MODIFIER_SUFFIXES
                        or (low.endswith("ed") and not low.endswith("eed") and len(low.rsplit("-", 1)[1]) > 3)):
         return False  # "superposition-structured", "vector-valued", "learning-based": a modifier, its noun cut off
     if word[:1].isupper() and not word.isupper() and word[1:].islower():
-        return low not in _FILLER  # a capitalised word is a name, whatever its ending
+        return low not in FILLER  # a capitalised word is a name, whatever its ending
     if low.endswith(_NOUN_ENDS):
         return True  # "alignment", "environment", "speed": noun endings that look like "-ent", "-ed"
-    return not _ADJECTIVE_END.search(low) or low in _ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
+    return not _ADJECTIVE_END.search(low) or low in ADJECTIVE_LIKE_NOUNS or word.isupper() or "-" in low
 
 
 def noun_phrases(tokens: list[str]) -> list[list[str]]:
@@ -397,9 +397,9 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
         if not run:
             return
         words = _without_cut_object(list(run), nxt)
-        while words and (words[0].lower() in _FILLER or words[0].lower() in _WEAK_START or words[0].lower() in _COUNTS
-                         or words[0].lower() in _JOINS or words[0].lower() in _ARTICLES
-                         or words[0].lower() in _SUBORDINATORS):
+        while words and (words[0].lower() in FILLER or words[0].lower() in WEAK_START or words[0].lower() in COUNTS
+                         or words[0].lower() in _JOINS or words[0].lower() in ARTICLES
+                         or words[0].lower() in SUBORDINATORS):
             words = words[1:]  # "Despite impressive advances in X": the phrase is what follows
         words = _without_time(words)
         while len(words) > 1 and words[0].lower().endswith("ed") and words[1].lower() in _JOINS:
@@ -415,7 +415,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
     while i < n:
         tok = tokens[i]
         if tok == "(" or tok == "[":
-            i = _skip_parenthetical(tokens, i)
+            i = skip_parenthetical(tokens, i)
             continue
         low = tok.lower()
         manner = _manner_end(tokens, i)
@@ -423,7 +423,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             close(tok)  # "in an unsupervised manner": how the thing before it is done
             i = manner
             continue
-        if run and low in _WITH_TO and i + 1 < n and tokens[i + 1].lower() == "to":
+        if run and low in WITH_TO and i + 1 < n and tokens[i + 1].lower() == "to":
             close(tok)  # "submodular functions subject to a budget": the adjective opens what is said of them
             i += 2
             continue
@@ -441,7 +441,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             continue
         if skip_next:
             # "to further stabilize X", "we then train": the adverb, then the verb, go
-            skip_next = (low.endswith("ly") and len(low) > 4) or low in _ADVERBS
+            skip_next = (low.endswith("ly") and len(low) > 4) or low in ADVERBS
             close()
         elif run and low in _JOINS:
             run.append(tok)
@@ -452,7 +452,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase
-            if inverted and low not in _BACKGROUND_VERBS and low not in _VERB_FORMS:
+            if inverted and low not in BACKGROUND_VERBS and low not in VERB_FORMS:
                 # "when does learning elicit existing knowledge,": subject, verb and object in one run
                 # (not "how do neural networks | learn": the verb ended the subject)
                 run.clear()
@@ -471,7 +471,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
 
 # Verbs that agree with a plural subject ("models learn"): not an auxiliary, a past form or an adverb.
 _PLURAL_VERBS = frozenset(
-    w for w in _BACKGROUND_VERBS
+    w for w in BACKGROUND_VERBS
     if w.isalpha() and not w.endswith(("s", "ed", "ly"))
     and w not in {"is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
                   "would", "should", "must", "does", "do", "did", "still", "also", "often"}
@@ -488,7 +488,7 @@ def _ends_on_a_clause_subject(run: list[str]) -> bool:
     without "that": "the amount of generalizable information language models | learn during
     training". Its head before the first joining word is singular and cannot be the subject of
     "learn"; the plural after the join is, and where that subject starts no word class tells."""
-    words = [w for w in run if w.lower() not in _ARTICLES and w.lower() not in _FILLER]
+    words = [w for w in run if w.lower() not in ARTICLES and w.lower() not in FILLER]
     k = next((j for j, w in enumerate(words) if w.lower() in _JOINS and w.lower() not in ("and", "or")), 0)
     return 0 < k < len(words) - 1 and not _is_plural(words[k - 1]) and _is_plural(words[-1])
 
@@ -500,7 +500,7 @@ def _relative_open(tokens: list[str], i: int) -> bool:
     where "that" opens what is found)."""
     for j in range(i - 1, -1, -1):
         if tokens[j].lower() in ("that", "which", "who"):
-            return j + 1 < i and tokens[j + 1].lower() not in _ARTICLES and tokens[j + 1].lower() not in _ANAPHORA
+            return j + 1 < i and tokens[j + 1].lower() not in ARTICLES and tokens[j + 1].lower() not in ANAPHORA
     return False
 
 

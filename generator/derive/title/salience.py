@@ -28,14 +28,14 @@ from pathlib import Path
 
 from generator.core.errors import WordsError
 from generator.derive.title.words import (
-    _BACKGROUND_VERBS,
     _CANNOT_END,
-    _FILLER,
-    _GENERIC,
-    _NOT_DOMAIN,
     _STOP,
-    _VAGUE,
-    _VERB_FORMS,
+    BACKGROUND_VERBS,
+    FILLER,
+    GENERIC,
+    NOT_DOMAIN,
+    VAGUE,
+    VERB_FORMS,
 )
 
 WORD_FEATURES = (
@@ -130,8 +130,8 @@ class AbstractWords:
         return [
             1.0, log_count, float(count >= 2), float(word in self.opening), self.first[word] / self.n, float(ours > 0),
             float(word in self.capitalised), float(word in self.acronym), r, r * log_count, float(word.isdigit()),
-            min(len(word), 12) / 12, float(word in _GENERIC), float(word in _VAGUE), float(word in _NOT_DOMAIN),
-            float(word in _VERB_FORMS or word in _BACKGROUND_VERBS), float(word in _CANNOT_END or word in _FILLER),
+            min(len(word), 12) / 12, float(word in GENERIC), float(word in VAGUE), float(word in NOT_DOMAIN),
+            float(word in VERB_FORMS or word in BACKGROUND_VERBS), float(word in _CANNOT_END or word in FILLER),
             float(word.endswith("ing")), float(word.endswith("ly")), math.log1p(ours), math.log1p(self.early[word]),
             *self.lexicon.values(word, self.own), float(word in self.paired),
         ]

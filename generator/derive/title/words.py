@@ -28,37 +28,37 @@ _W = load_words()
 _STOP = _W["stop_words"] | _W["small_words"]
 
 
-_SMALL = _W["small_words"]
+SMALL = _W["small_words"]
 
 
-_CLAUSE = _W["clause_words"]
+CLAUSE = _W["clause_words"]
 
 
-_FILLER = _W["filler_adjectives"]
+FILLER = _W["filler_adjectives"]
 
 
-_GENERIC = _W["generic_heads"]
+GENERIC = _W["generic_heads"]
 
 
-_PARTITIVE = _W["partitive_nouns"]
+PARTITIVE = _W["partitive_nouns"]
 
 
-_GROUND = _W["ground_nouns"]
+GROUND = _W["ground_nouns"]
 
 
-_COMMON_ACRONYMS = _W["common_acronyms"]
+COMMON_ACRONYMS = _W["common_acronyms"]
 
 
-_KNOWN_NAMES = _W["known_names"]
+KNOWN_NAMES = _W["known_names"]
 
 
-_NAME_PREFIXES = _W["name_prefixes"]
+NAME_PREFIXES = _W["name_prefixes"]
 
 
-_ADVERBS = _W["adverbs"]
+ADVERBS = _W["adverbs"]
 
 
-_MODIFIER_SUFFIXES = _W["modifier_suffixes"]
+MODIFIER_SUFFIXES = _W["modifier_suffixes"]
 
 
 def _common_words() -> frozenset[str]:
@@ -71,27 +71,27 @@ def _common_words() -> frozenset[str]:
 _COMMON_WORDS = _common_words()
 
 
-_NOT_DOMAIN = _W["not_domain_words"]
+NOT_DOMAIN = _W["not_domain_words"]
 
 
-_ADJECTIVE_LIKE_NOUNS = _W["adjective_like_nouns"]
+ADJECTIVE_LIKE_NOUNS = _W["adjective_like_nouns"]
 
 
-_SUBORDINATORS = _W["subordinators"]
+SUBORDINATORS = _W["subordinators"]
 
 
-_BACKGROUND_VERBS = _W["background_verbs"]
+BACKGROUND_VERBS = _W["background_verbs"]
 _CANNOT_END = _W["cannot_end"]
 
 
-_PREPOSITIONS = frozenset(
+PREPOSITIONS = frozenset(
     "for of in on with via from under over across through into toward towards without within "
     "between among against beyond using by to at as".split()
 )
 
 
 # Past participles that keep a descriptive phrase going ("a mechanism inspired by ...").
-_CONTINUING_PARTICIPLES = frozenset(
+CONTINUING_PARTICIPLES = frozenset(
     "inspired based built guided driven grounded conditioned tailored informed augmented "
     "aware using followed arising resulting stemming ranging".split()
 )
@@ -129,7 +129,7 @@ _SUBJECT = re.compile(
 # A name may start in lower case when it is coined: "e-SNLI", "iStoryline", "q-OCSVM".
 # (Braces doubled: in an f-string a bare {1,3} is the tuple "(1, 3)", which once made this
 # pattern miss "we name our proposed algorithm LightRNN".)
-_NAMING = re.compile(
+NAMING = re.compile(
     rf"\b(?:{_alternation(_W['naming_verbs'])})(?:\s+(?:it|this|them|(?:our|the)(?:\s+[\w-]+){{1,3}}?))?(?:\s+as)?"
     r"\s+(?=[\"'“‘A-Z0-9]|[a-z]+-?[A-Z0-9])"
 )
@@ -141,37 +141,37 @@ def _forms(verbs: Iterable[str]) -> frozenset[str]:
     return frozenset(f for v in stems for f in (v, v + "s", v + "es", v + "d", v + "ed", v + v[-1:] + "ed"))
 
 
-_CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"]) | _W["contribution_gerunds"]
+CONTRIBUTION_FORMS = _forms(_W["contribution_verbs"]) | _W["contribution_gerunds"]
 
 
-_NAMING_FORMS = _forms(_W["naming_verbs"])
+NAMING_FORMS = _forms(_W["naming_verbs"])
 
 
-_SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "model", "reframe", "reformulate", "treat", "view"})
+SUBJECT_FORMS = _forms(_W["subject_verbs"] | {"frame", "cast", "formulate", "model", "reframe", "reformulate", "treat", "view"})
 
 
-_WEAK_SUBJECT_VERBS = _forms({"analyze", "analyse", "evaluate", "assess", "compare", "examine", "focus"})
+WEAK_SUBJECT_VERBS = _forms({"analyze", "analyse", "evaluate", "assess", "compare", "examine", "focus"})
 
 
 # (a name may open with a digit when it goes on with capitals and a hyphen: "3C-GAN")
-_NAMEISH = re.compile(r"^(?=[A-Za-z]|\d[A-Z]+-[A-Z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
+NAMEISH = re.compile(r"^(?=[A-Za-z]|\d[A-Z]+-[A-Z])(?:(?=.*[A-Z].*[A-Z])|(?=.*[A-Z].*\d)|(?=.*\d.*[A-Z])|(?=[a-z]+[A-Z]))[\w@+\-.'’&/]+$")
 
 
-_CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
+CAPITALISED = re.compile(r"^[A-Z0-9][\w@+\-.'’&/]*$")
 
 
-_ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
+ACRONYM = re.compile(r"^(?=.*[A-Z].*[A-Z]|.*[A-Z].*\d)[A-Za-z][\w\-+.]*$")
 
 
-_WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
+WH_START = frozenset({"how", "whether", "why", "what", "when", "which"})
 
 
 # (and a single author's "I", "my": "Finally, I'm going to ..." opens on no subject)
-_ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we",
+ANAPHORA = frozenset({"this", "these", "that", "those", "such", "its", "their", "our", "it", "they", "we",
                        "i", "i'm", "i’m", "my"})
 
 
-_WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
+WEAK_START = frozenset({"current", "existing", "most", "many", "prior", "previous", "some", "several", "such", "recent"})
 
 
 _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cast|formulate|model|reframe|reformulate|treat|view)s?\s+[^,;]*?\bas\s+(?:an?\s+|the\s+)?", re.I)
@@ -179,87 +179,87 @@ _FRAME = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:frame|cas
 
 # "Voxel-Accelerated NeRF": a hyphenated compound in Title Case that a capitalised word follows
 # is the start of a spelled-out name, not the name itself
-_TITLE_COMPOUND = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
+TITLE_COMPOUND = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 
 
-_HYPHEN_SPLIT = re.compile(r"(?<=[-–])")
+HYPHEN_SPLIT = re.compile(r"(?<=[-–])")
 
 
 # "LEak@k": a word capitalised twice by mistake, written "Leak@k"; not a plural acronym ("NNs", "PDs")
-_ODD_CAPS = re.compile(r"^[A-Z]{2}(?!s$)[a-z][^A-Z]*$")
+ODD_CAPS = re.compile(r"^[A-Z]{2}(?!s$)[a-z][^A-Z]*$")
 
 
-_PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
+PLURAL = re.compile(r"(?:[^s]s|[A-Z]s)$")
 
 
-_THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
+THIRD_PERSON = re.compile(r"^[a-z]+(?:[^s]s|sses)$")
 
 
-_ARTICLES = frozenset({"a", "an", "the"})
+ARTICLES = frozenset({"a", "an", "the"})
 
 
-_SELF_REFERENCE = _self_references()
+SELF_REFERENCE = _self_references()
 
 
-_SELF_FIRST = frozenset(ref[0] for ref in _SELF_REFERENCE)
+SELF_FIRST = frozenset(ref[0] for ref in SELF_REFERENCE)
 
 
-_SELF_VERBS = _forms(_W["contribution_verbs"] | _W["subject_verbs"])
+SELF_VERBS = _forms(_W["contribution_verbs"] | _W["subject_verbs"])
 
 
-_LIGHT_VERBS = frozenset(_W["light_verbs"])
+LIGHT_VERBS = frozenset(_W["light_verbs"])
 
 
-_VAGUE = _W["vague_nouns"]
+VAGUE = _W["vague_nouns"]
 
 
-_MANNER = _W["manner_nouns"]
+MANNER = _W["manner_nouns"]
 
 
-_COUNTS = _W["count_words"]
+COUNTS = _W["count_words"]
 
 
-_WITH_TO = _W["adjectives_with_to"]
+WITH_TO = _W["adjectives_with_to"]
 
 
-_LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
+LIGHT_FILLERS = frozenset({"more", "much", "for", "both", "highly", "significantly", "substantially"})
 
 
-_APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
+APPOSITIVE_INTRO = frozenset({",", ":", "-", "–", "—"})
 
 
-_LEAD_IN = re.compile(
+LEAD_IN = re.compile(
     r"^(?:(?:recent|rapid|significant|remarkable|great|impressive|tremendous|considerable|substantial|major|"
     r"enormous|dramatic|promising|latest)\s+){0,3}(?:advances|advancements|progress|developments?|success(?:es)?|works?|research|studies|improvements|breakthroughs|the\s+(?:problem|task|question|use|study|field|area|goal))\s+(?:in|of|on)\s+",
     re.I,
 )
 
 
-_AVAILABILITY = re.compile(rf"\b(?:{_alternation(_W['availability_words'])})\b")
+AVAILABILITY = re.compile(rf"\b(?:{_alternation(_W['availability_words'])})\b")
 
 
 # Verbs stressed on a last syllable that ends consonant-vowel-consonant double it (not "offer").
-_DOUBLING = frozenset(
+DOUBLING = frozenset(
     "control patrol compel propel expel transfer refer prefer infer confer defer submit admit commit "
     "omit permit emit transmit equip begin occur recur incur concur".split()
 )
 
 
 # Nouns of a relation between two things: "we study the interplay between perception and reasoning".
-_RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
+RELATIONS = frozenset("interplay relationship relationships relation relations interaction interactions trade-off "
                        "tradeoff trade-offs tradeoffs connection connections link links tension gap".split())
 
 
-_SIZE_WORDS = frozenset("large small big high low wide deep long short fast slow".split())
+SIZE_WORDS = frozenset("large small big high low wide deep long short fast slow".split())
 
 
-_LOOSE_PREPOSITIONS = frozenset("amongst amid regarding about around during including involving per versus vs".split())
+LOOSE_PREPOSITIONS = frozenset("amongst amid regarding about around during including involving per versus vs".split())
 
 
-_TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
+TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
 
 
-_VERB_FORMS = _forms(_W["contribution_verbs"] | _W["subject_verbs"] | _W["background_verbs"] | _W["light_verbs"] | _W["naming_verbs"])
+VERB_FORMS = _forms(_W["contribution_verbs"] | _W["subject_verbs"] | _W["background_verbs"] | _W["light_verbs"] | _W["naming_verbs"])
 
 
 _ADJECTIVE_END = re.compile(r"(?:al|ive|ous|ic|able|ible|ful|less|ary|ent|ant|ed)$")
