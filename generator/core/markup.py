@@ -1,4 +1,4 @@
-"""Stage 3, clean: an abstract's text as safe HTML, plain text and links.
+"""Clean: an abstract's text as safe HTML, plain text and links.
 
 An abstract is split once into segments (:func:`segments`): text, math (``$...$``,
 ``$$...$$``, ``\\(...\\)``, ``\\[...\\]``), links (bare http(s) URLs, ``\\url{}``,

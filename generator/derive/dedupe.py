@@ -1,4 +1,4 @@
-"""Stage 3, deduplicate: one paper per abstract, however often it was submitted.
+"""Deduplicate: one paper per abstract, however often it was submitted.
 
 Exact duplicates share an id (same normalized text). Near duplicates (the same
 abstract re-wrapped, re-quoted, with a typo fixed or a sentence added) are found

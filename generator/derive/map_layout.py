@@ -1,4 +1,4 @@
-"""Stage 7b, layout: where each paper sits on the map of the digest (/map/).
+"""Layout: where each paper sits on the map of the digest (/map/).
 
 Pure: papers (and the previous build's coordinates, if any) in, coordinates out.
 

@@ -1,4 +1,4 @@
-"""Stage 7, render: the digest as Markdown pages with YAML front matter, and papers.json.
+"""Render: the digest as Markdown pages with YAML front matter, and papers.json.
 
 Pure: :func:`render_site` returns ``{relative path: content}`` for every generated
 file; :mod:`generator.pages.write` puts them on disk. Paper pages are laid out by the

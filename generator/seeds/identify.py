@@ -1,4 +1,4 @@
-"""Stage 2, identify: a stable short id per paper from its normalized text.
+"""Identify: a stable short id per paper from its normalized text.
 
 The id depends on the abstract alone, so it does not change when seed files are
 added, renamed or reordered; it names the paper's page (``papers/<id>/``).

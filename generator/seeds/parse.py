@@ -1,4 +1,4 @@
-"""Stage 1, parse: seed file bytes in, one :class:`Paper` per abstract out.
+"""Parse: seed file bytes in, one :class:`Paper` per abstract out.
 
 The seed format (README, "Seed files"): UTF-8 (a BOM is fine), LF or CRLF line
 ends; a header line ``<Venue> <Year> Papers``; then abstracts separated by blank
