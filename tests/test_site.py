@@ -234,3 +234,17 @@ def test_icons_come_from_the_stylesheet_as_materials_own(mission_site):
     for name in used:
         assert name in drawn, f"digest.css does not draw the icon {name}"
         assert drawn[name] == (icons / f"{name}.svg").read_text(encoding="utf-8").strip(), name
+
+
+def test_the_zensical_migration_page_says_what_the_tests_do():
+    """handbook/zensical.md is checked by the tests that build with Zensical: its command,
+    its pin and its config advice are the ones they use."""
+    builders = re.search(r"^BUILDERS = (.*)$", (REPO / "tests" / "browser" / "conftest.py").read_text(encoding="utf-8"), re.M)
+    page = (REPO / "handbook" / "zensical.md").read_text(encoding="utf-8")
+    pin = re.search(r"^zensical==([\d.]+)$", (REPO / "requirements-test.txt").read_text(encoding="utf-8"), re.M)
+    assert pin and f"{pin.group(1)} is the newest release that installs here" in page
+    assert "`.venv/bin/zensical build -f mkdocs.yml`" in page
+    assert builders and builders.group(1) == '("mkdocs", "zensical")'  # the page's step 4 drops the first
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^  variant: classic$", config, re.M) and "it is\n   `classic`" in page
+    assert re.search(r"^  - search:\n      enabled: false$", config, re.M) and "enabled:\n  false`" in page
