@@ -92,16 +92,18 @@ TYPE = """(q) => {
 QUERY = """async (q) => {
   const input = document.querySelector('.digest-search__input');
   const list = document.querySelector('#digest-search-results');
-  const before = list.firstElementChild;
+  const dialog = document.querySelector('.digest-search__dialog');
+  const before = list.firstElementChild, answers = dialog.dataset.digestAnswers;
   return await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no results for ' + q)), 10000);
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 10000);
     let t0;
+    /* results on screen, or the answer that there are none (the summary) */
     new MutationObserver((_, obs) => {
-      if (list.firstElementChild && list.firstElementChild !== before) {
+      if ((list.firstElementChild && list.firstElementChild !== before) || dialog.dataset.digestAnswers !== answers) {
         obs.disconnect();
         requestAnimationFrame(() => { clearTimeout(timer); resolve([performance.now() - t0, list.children.length]); });
       }
-    }).observe(list, {childList: true});
+    }).observe(dialog, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-digest-answers']});
     t0 = performance.now();
     input.value = q;
     input.dispatchEvent(new Event('input', {bubbles: true}));

@@ -264,10 +264,13 @@ def test_the_keyboard_opens_chooses_opens_a_result_and_closes(page, page_log, si
     page.keyboard.press("Control+k")
     assert dialog.is_visible() and page.evaluate(ACTIVE)["focused"]
     page.keyboard.type(phrase)
-    page.wait_for_function("q => document.querySelector('.digest-search__status').textContent"
-                           " && document.querySelector('.digest-search__input').value === q", arg=phrase)
+    # answers to the words typed so far arrive meanwhile: wait for the whole phrase's, which
+    # lists the paper first (test_every_paper_is_found_first_by_a_phrase_of_its_abstract)
+    page.wait_for_function("""url => {
+        const options = document.querySelectorAll('#digest-search-results [role=option]');
+        return options.length >= 2 && new URL(options[0].dataset.href).pathname === url;
+    }""", arg="/" + paper["url"])
     options = page.locator("#digest-search-results [role=option]")
-    assert options.count() >= 2
     assert page.evaluate(ACTIVE)["id"] is None
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
