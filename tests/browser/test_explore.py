@@ -126,6 +126,7 @@ def test_many_points_are_drawn_in_their_topic_colours_and_filters_fade_the_rest(
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page, page_log, site_url, map_data):
     """Each seed file names a venue, so 32,769 files (one abstract each) make as many venues.
     map.js kept each paper's venue index in an Int16Array, which wraps at 32,768: the later
@@ -151,6 +152,7 @@ def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_dragging_and_the_wheel_move_and_zoom_the_map(page, page_log, site_url):
     open_map(page, site_url)
     view = "() => ({...window.digestMap.view})"

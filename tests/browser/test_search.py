@@ -70,6 +70,7 @@ def has_phrase(words: list[str], phrase: list[str]) -> bool:
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
+@pytest.mark.one_builder
 def test_every_paper_is_found_first_by_a_phrase_of_its_abstract(search, papers, index, page_log):
     misses = []
     for paper in papers:
@@ -92,6 +93,7 @@ def test_a_word_is_found_while_it_is_still_being_typed(search, papers):
     assert "/" + paper["url"] in got[:10], f"typing {word[:5]!r} (of {word!r}): {got[:10]}"
 
 
+@pytest.mark.one_builder
 def test_results_with_every_word_come_before_results_with_some(search, index):
     answer = search("unlearning language diffusion")
     ranks = [sum(any(x.startswith(w) for x in index[r["path"]]["terms"]) for w in ("unlearning", "language", "diffusion"))
@@ -169,6 +171,7 @@ def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
     assert search("qqqzzzxv")["results"] == []
 
 
+@pytest.mark.one_builder
 def test_only_the_first_32_words_of_a_query_count(search):
     # each query word scores every paper: a crafted link's ?q= of 1,500 words took the
     # reader's tab hundreds of MB and seconds, so words past the 32nd are left out
