@@ -5,7 +5,7 @@ interleaved so none is a duplicate), serves it on 127.0.0.1 and measures, with t
 browser's own clock (performance.now(), zero at navigation start):
 
 - first answer: a reader opens the home page and types a query the moment the
-  search box works (Material's script has run); the time from navigation start
+  search box works (assets/search.js has run); the time from navigation start
   until the first results are on screen. This includes fetching the index files the
   query needs (generator/pages/search_index.py) in the search worker (docs/assets/search-worker.js),
   and the bytes transferred until then (the page, its assets and the index files).
@@ -63,12 +63,12 @@ BYTES_TARGET = 600_000   # everything the page fetched before the first answer
 QUERY_TARGET = 0.1
 log = logging.getLogger("bench.search")
 
-# Installed before any page script: marks the moment results appear on screen
-# (the animation frame after Material puts them into the result list).
+# Installed before any page script: marks the moment results appear on screen (the
+# animation frame after search.js puts them into its listbox, which it builds on load).
 OBSERVE_RESULTS = """
 window.__bench = {first: null};
-document.addEventListener('DOMContentLoaded', () => {
-  const list = document.querySelector('.md-search-result__list');
+document.addEventListener('DOMContentLoaded', () => setTimeout(() => {
+  const list = document.querySelector('#digest-search-results');
   if (!list) return;
   new MutationObserver((_, obs) => {
     if (list.children.length && window.__bench.first === null) {
@@ -77,34 +77,36 @@ document.addEventListener('DOMContentLoaded', () => {
       obs.disconnect();
     }
   }).observe(list, {childList: true});
-});
+}));
 """
 
-# Material reads the query on keyup; a reader's last keystroke is the same event.
+# A reader opens the box and types: search.js answers each input event.
 TYPE = """(q) => {
-  const input = document.querySelector('.md-search__input');
-  input.focus();
+  document.querySelector('.digest-search__open').click();
+  const input = document.querySelector('.digest-search__input');
   input.value = q;
-  input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+  input.dispatchEvent(new Event('input', {bubbles: true}));
   return performance.now();
 }"""
 
 QUERY = """async (q) => {
-  const input = document.querySelector('.md-search__input');
-  const list = document.querySelector('.md-search-result__list');
-  const before = list.firstElementChild;
+  const input = document.querySelector('.digest-search__input');
+  const list = document.querySelector('#digest-search-results');
+  const dialog = document.querySelector('.digest-search__dialog');
+  const before = list.firstElementChild, answers = dialog.dataset.digestAnswers;
   return await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no results for ' + q)), 10000);
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 10000);
     let t0;
+    /* results on screen, or the answer that there are none (the summary) */
     new MutationObserver((_, obs) => {
-      if (list.firstElementChild && list.firstElementChild !== before) {
+      if ((list.firstElementChild && list.firstElementChild !== before) || dialog.dataset.digestAnswers !== answers) {
         obs.disconnect();
         requestAnimationFrame(() => { clearTimeout(timer); resolve([performance.now() - t0, list.children.length]); });
       }
-    }).observe(list, {childList: true});
+    }).observe(dialog, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-digest-answers']});
     t0 = performance.now();
     input.value = q;
-    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+    input.dispatchEvent(new Event('input', {bubbles: true}));
   });
 }"""
 
@@ -122,8 +124,7 @@ def quality(browser, url: str, site: Path) -> dict:
     try:
         page = context.new_page()
         page.goto(url)
-        page.locator("input.md-search__input").click()
-        page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
+        page.locator(".digest-search__open:not([hidden])").wait_for()
         for p in targets:
             phrase = phrases[p["id"]][0]
             want = "/" + p["url"]
@@ -200,10 +201,9 @@ def measure(browser, url: str) -> dict:
         with _SENT_LOCK:
             SENT.clear()
         page.goto(url, wait_until="commit")
-        # "Ready" = the box is on the page and Material's script has run (its
-        # document$ exists), polled every frame: the moment a reader could type.
-        page.wait_for_function("() => typeof document$ !== 'undefined' && document.querySelector('.md-search__input')",
-                               polling="raf")
+        # "Ready" = the search button is shown (search.js has run), polled every frame: the
+        # moment a reader could open the box and type.
+        page.wait_for_function("() => document.querySelector('.digest-search__open:not([hidden])')", polling="raf")
         typed = page.evaluate(TYPE, FIRST_QUERY)
         page.wait_for_function("() => window.__bench.first > 0", timeout=30_000)
         timing = page.evaluate("""() => {

@@ -88,7 +88,7 @@ def main() -> None:
     pages = sorted(p.stat().st_size for p in (site / "papers").glob("*/index.html"))
     html = sorted((p.stat().st_size, p) for p in site.rglob("*.html"))
     everything = [p for p in site.rglob("*") if p.is_file()]
-    index = [p for p in (site / "search").rglob("*") if p.is_file() and p.name != "search_index.json"]
+    index = [p for p in (site / "search").rglob("*") if p.is_file()]
     shards = [p.stat().st_size for p in (site / "search" / "t").glob("*.bin")]
     papers = json.loads((root / "docs" / "papers.json").read_text(encoding="utf-8"))["papers"]
     g_cold, g_warm = gen[0], statistics.median(gen[1:] or gen)
@@ -108,7 +108,6 @@ def main() -> None:
         ("site (MB, files' bytes)", f"{sum(p.stat().st_size for p in everything) / 1e6:.1f}", f"{len(everything)} files; <= 800 at 50,000"),
         ("search index (MB)", f"{sum(p.stat().st_size for p in index) / 1e6:.1f}", f"{len(index)} files"),
         ("largest term shard (KB)", f"{max(shards) / 1000:.1f}", f"{len(shards)} shards"),
-        ("Material's search_index.json (KB)", f"{(site / 'search' / 'search_index.json').stat().st_size / 1000:.1f}", "hand-written pages only"),
     ]
     print(f"runs: generate {', '.join(f'{x:.2f}' for x in gen)}; site {', '.join(f'{x:.2f}' for x in mk)}; "
           

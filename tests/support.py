@@ -150,48 +150,40 @@ def find_chromium() -> str | None:
 CHROMIUM = find_chromium()
 
 
-# Set the query the way a keystroke does (Material reads it on keyup), wait until
-# Material shows the answer (it rewrites the result count each time), then scroll
-# the list until every result is rendered.
+def zensical_build(root: Path) -> subprocess.CompletedProcess:
+    """`zensical build` of the project at ``root`` (its docs/ already generated): what the
+    site becomes on the day Material is retired (handbook/zensical.md)."""
+    exe = Path(sys.executable).with_name("zensical")
+    return subprocess.run([str(exe), "build", "-f", str(root / "mkdocs.yml")], cwd=root, capture_output=True, text=True)
+
+
+# The digest's search (docs/assets/search.js), as a reader uses it: open the box, type the
+# query (the box answers on each input event), wait until the answer is complete (search.js
+# counts complete answers, the worker's summary included, in the dialog's
+# data-digest-answers), then read the results as shown.
 SEARCH_JS = """async (q) => {
-  const input = document.querySelector('.md-search__input');
-  const meta = document.querySelector('.md-search-result__meta');
-  const result = document.querySelector('.md-search-result');
-  const answers = () => Number(result.dataset.digestAnswers || 0);
+  const dialog = document.querySelector('.digest-search__dialog');
+  if (!dialog.open) document.querySelector('.digest-search__open').click();
+  const input = dialog.querySelector('.digest-search__input');
+  const answers = () => Number(dialog.dataset.digestAnswers || 0);
   const before = answers();
-  // The worker posts the first ten results, then all of them, then its summary, which
-  // search-filters.js counts in data-digest-answers: wait for the whole answer.
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 5000);
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 10000);
     new MutationObserver((_, obs) => { if (answers() > before) { obs.disconnect(); clearTimeout(timer); resolve(); } })
-      .observe(result, {attributes: true, attributeFilter: ['data-digest-answers']});
-    input.focus();
+      .observe(dialog, {attributes: true, attributeFilter: ['data-digest-answers']});
     input.value = q;
-    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+    input.dispatchEvent(new Event('input', {bubbles: true}));
   });
-  // Material renders ten results, then four more each time the list is scrolled to its end.
-  const count = parseInt(meta.textContent.replace(/[^0-9]/g, '') || '0', 10) || (/one/i.test(meta.textContent) ? 1 : 0);
-  const wrap = document.querySelector('.md-search__scrollwrap');
-  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  for (let i = 0; i < 200 && document.querySelectorAll('.md-search-result__item').length < count; i++) {
-    wrap.scrollTop = 0;  // Material loads more when the end comes into view again
-    await frame();
-    wrap.scrollTop = wrap.scrollHeight;
-    await frame();
-  }
+  const options = [...dialog.querySelectorAll('#digest-search-results > [role=option]')];
   return {
-    meta: meta.textContent,
-    count,
-    results: [...document.querySelectorAll('.md-search-result__item')].map(li => {
-      const a = li.querySelector('a.md-search-result__link');
-      const article = a.querySelector('article');
-      return {
-        href: a.getAttribute('href'),
-        title: article.querySelector('h1, h2').textContent,
-        text: article.querySelector('p') ? article.querySelector('p').textContent : '',
-        marks: [...article.querySelectorAll('mark')].map(m => m.textContent),
-        elements: [...article.querySelectorAll('*')].map(e => e.tagName.toLowerCase()),
-      };
-    }),
+    meta: dialog.querySelector('.digest-search__status').textContent,
+    count: options.length,
+    results: options.map(li => ({
+      href: li.dataset.href,
+      title: li.querySelector('.digest-search__title').textContent,
+      text: li.querySelector('.digest-search__text').textContent,
+      marks: [...li.querySelectorAll('mark')].map(m => m.textContent),
+      elements: [...li.querySelectorAll('*')].map(e => e.tagName.toLowerCase()),
+    })),
   };
 }"""

@@ -104,11 +104,9 @@ def test_site_loads_nothing_from_another_host(mission_site):
 
 
 def test_search_index_holds_each_paper_once_and_no_listing(mission_site):
-    # Material's index keeps only the hand-written pages: papers are in the split index.
-    material = json.loads((mission_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    locations = [d["location"] for d in material["docs"]]
-    assert not [l for l in locations if l.startswith(("papers/", "topics/", "venues/", "list/"))]
-    assert "" not in locations  # the home page lists counts and topics, not papers
+    # The theme's search is off (mkdocs.yml): its index of every page would be megabytes.
+    assert not (mission_site.site / "search" / "search_index.json").exists()
+    assert not (mission_site.site / "search.json").exists()
     docs = [json.loads(f.read_text(encoding="utf-8")) for f in (mission_site.site / "search" / "d").glob("*.json")]
     papers = _papers(mission_site)
     assert Counter(d["url"] for d in docs) == Counter(p["url"] for p in papers)
@@ -148,6 +146,12 @@ def test_zensical_builds_the_same_site(tmp_path, mission_site):
         assert "digest-abstract" in page.read_text(encoding="utf-8")
     assert (site / "list" / "index.html").is_file()
     assert _external_resources(site) == set()
+    # Zensical's own search is off too (mkdocs.yml): it writes an empty index (0.0.73), and
+    # the digest's box is the one in the header
+    if (site / "search.json").exists():
+        assert json.loads((site / "search.json").read_text(encoding="utf-8"))["items"] == []
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="digest-search__open"' in home and 'class="md-search"' not in home
 
 
 def test_a_merged_variant_id_redirects_to_the_paper(tmp_path):
@@ -162,8 +166,6 @@ def test_a_merged_variant_id_redirects_to_the_paper(tmp_path):
     assert len(paper) == 1 and len(paper[0]["aliases"]) == 1
     alias = site.site / "papers" / paper[0]["aliases"][0] / "index.html"
     assert f'url=../{paper[0]["id"]}/' in alias.read_text(encoding="utf-8")
-    index = json.loads((site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert not [d for d in index["docs"] if d["location"].startswith(f"papers/{paper[0]['aliases'][0]}")]
     urls = [json.loads(f.read_text(encoding="utf-8"))["url"] for f in (site.site / "search" / "d").glob("*.json")]
     assert urls == [f"papers/{paper[0]['id']}/"]
 
@@ -226,7 +228,23 @@ def test_icons_come_from_the_stylesheet_as_materials_own(mission_site):
         html = page.read_text(encoding="utf-8")
         assert "<path" not in html, f"{page.relative_to(mission_site.site)} draws an icon itself"
         used.update(re.findall(r'<svg class="digest-icon-([\w-]+)"', html))
+    # and the icons of the search dialog, which assets/search.js builds
+    used.update(re.findall(r'"digest-icon-([\w-]+)"', (REPO / "docs" / "assets" / "search.js").read_text(encoding="utf-8")))
     assert {"magnify", "menu", "close", "arrow-up"} <= used  # the header, search and back-to-top icons
     for name in used:
         assert name in drawn, f"digest.css does not draw the icon {name}"
         assert drawn[name] == (icons / f"{name}.svg").read_text(encoding="utf-8").strip(), name
+
+
+def test_the_zensical_migration_page_says_what_the_tests_do():
+    """handbook/zensical.md is checked by the tests that build with Zensical: its command,
+    its pin and its config advice are the ones they use."""
+    builders = re.search(r"^BUILDERS = (.*)$", (REPO / "tests" / "browser" / "conftest.py").read_text(encoding="utf-8"), re.M)
+    page = (REPO / "handbook" / "zensical.md").read_text(encoding="utf-8")
+    pin = re.search(r"^zensical==([\d.]+)$", (REPO / "requirements-test.txt").read_text(encoding="utf-8"), re.M)
+    assert pin and f"{pin.group(1)} is the newest release that installs here" in page
+    assert "`.venv/bin/zensical build -f mkdocs.yml`" in page
+    assert builders and builders.group(1) == '("mkdocs", "zensical")'  # the page's step 4 drops the first
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^  variant: classic$", config, re.M) and "it is\n   `classic`" in page
+    assert re.search(r"^  - search:\n      enabled: false$", config, re.M) and "enabled:\n  false`" in page

@@ -4,8 +4,8 @@
 // these options are the second line: trust is off, so \href, \url, \includegraphics
 // and \html* are refused, macro expansion and user sizes are capped, and a formula KaTeX
 // cannot read is shown as its TeX source, as text. Not as KaTeX's error rendering: its
-// title attribute quotes the formula, and Material's content.tooltips shows an element's
-// title as HTML (innerHTML), so a seed's "$x^{<img src=x onerror=...>$" would run.
+// title attribute quotes the formula, and a theme feature that shows titles as markup
+// (Material's content.tooltips did, and it is off) would run a seed's "$x^{<img src=x onerror=...>$".
 (function () {
   "use strict";
   var MAX_CHARS = 600;

@@ -1,4 +1,4 @@
-// The reading list: a star beside every paper (its page, the lists, search results)
+// The reading list: a star beside every paper (its page, the lists; search.js stars results)
 // keeps it in this browser's localStorage, and the /reading-list/ page shows the
 // starred papers, exports them as Markdown or JSON and imports that JSON back.
 // Nothing leaves the browser. Every string from storage, an imported file or
@@ -159,26 +159,6 @@
       if (!id || (a.nextSibling && a.nextSibling.className === "digest-star")) continue;
       a.parentNode.insertBefore(starButton(id, { title: a.textContent.trim(), venue: "" }), a.nextSibling);
     }
-  }
-
-  // Material's search results appear as the reader types: a star on each paper result.
-  function decorateSearch() {
-    var list = document.querySelector(".md-search-result__list");
-    if (!list) return;
-    var add = function () {
-      var items = list.querySelectorAll("li.md-search-result__item");
-      for (var i = 0; i < items.length; i++) {
-        var li = items[i], a = li.querySelector("a.md-search-result__link");
-        if (!a || li.querySelector(":scope > .digest-star")) continue;
-        var id = idOf(a.getAttribute("href"));
-        if (!id) continue;
-        var title = a.querySelector("h1, h2");
-        li.classList.add("digest-has-star");
-        li.appendChild(starButton(id, { title: title ? title.textContent.trim() : "", venue: "" }));
-      }
-    };
-    new MutationObserver(add).observe(list, { childList: true });
-    add();
   }
 
   // -- the reading list page -------------------------------------------------------
@@ -360,7 +340,6 @@
   function start() {
     decoratePaperPage();
     decorateLists(document);
-    decorateSearch();
     var box = document.getElementById("digest-reading-list");
     if (box) page = new ReadingList(box);
     // The map lists its matches after loading: star them too.
@@ -371,7 +350,8 @@
     });
   }
 
-  window.digestReadingList = { parseImport: parseImport };
+  // has and toggle: the search results' stars (assets/search.js).
+  window.digestReadingList = { parseImport: parseImport, has: has, toggle: toggle };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

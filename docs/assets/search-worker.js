@@ -1,16 +1,14 @@
-/* Search for the digest: a web worker that answers Material for MkDocs' search
- * messages (setup, ready, query, result) in place of Material's own worker.
+/* Search for the digest: a web worker that answers the digest's own search box
+ * (docs/assets/search.js) over messages of its own (see "messages" at the end).
  *
- * Papers are not in Material's search_index.json (their pages are excluded from it).
- * Their index is built at generation time (generator/search.py) and split into small
- * files under search/ that this worker fetches as a query needs them:
+ * The papers are indexed at generation time (generator/pages/search_index.py) and the
+ * index is split into small files under search/ that this worker fetches as a query
+ * needs them:
  *   meta.json      the shard keys, loaded once;
  *   t/<n>.bin      the terms that start with a shard key, with their papers and scores;
  *   p/<n>.bin      pairs of adjacent words by hash, for "phrases";
  *   d/<n>.json     one paper's title, url, venue, topics and text, for the results shown;
  *   facets.json    the papers of each topic, venue, year and "has code", for filters.
- * The few hand-written pages that Material still indexes arrive with SETUP and are
- * indexed here in memory, as before.
  *
  * Ranking: documents that contain every query word come first; among those, a
  * BM25-style score where a word in the title or a topic counts far more than one
@@ -20,17 +18,14 @@
  * venue:<slug>, year:<year> and has:code keep only papers with that value (values of
  * one kind are alternatives, kinds combine).
  *
- * Besides Material's RESULT, each answer posts {type: "digest:summary"} with the number
- * of matches and, per filter, the count of each value: docs/assets/search-filters.js
- * shows them.
- *
- * Loaded by overrides/main.html, which points Material's configuration here.
+ * Results are plain data: a title and a snippet are lists of [text, marked] runs, which
+ * search.js turns into text nodes and <mark> elements (seed text never becomes HTML).
  */
 "use strict"
 
-const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
-const SUMMARY = "digest:summary"
-const SHOWN_ON_PAGE = "digest:shown"  /* from search-filters.js: the page has painted an answer */
+/* The messages (docs/assets/search.js sends QUERY and SHOWN, and reads RESULTS and SUMMARY). */
+const QUERY = "digest:query", SHOWN_ON_PAGE = "digest:shown"
+const RESULTS = "digest:results", SUMMARY = "digest:summary"
 
 /* Words too common to say anything about a paper; generator/search.py has the same list. */
 const STOP = new Set((
@@ -46,7 +41,7 @@ const FIELD_WEIGHT = { title: 8, tags: 4 }  /* a title or topic hit, vs. one tex
 const SCORE_MAX = 2.2                       /* generator/search.py: a text part of 63 is this */
 const SNIPPET_CHARS = 320
 const SHOWN = 20                            /* results whose data is fetched and shown */
-const FIRST = 10                            /* the results Material shows before the list is scrolled */
+const FIRST = 10                            /* the results posted before the rest */
 /* Words of a query that count, of each kind (as a web search engine caps them): each word
  * holds a score for every paper, so a crafted link's ?q= of 1,500 words cost the reader's
  * tab hundreds of MB and seconds. */
@@ -54,83 +49,10 @@ const MAX_QUERY_WORDS = 32
 const FILTER = /(?:^|\s)(topic|venue|year|has):(\S*)/g
 const BASE = new URL("../search/", self.location)
 
-let index = null
-
 /* -- text ------------------------------------------------------------------- */
-
-const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" }
-
-/* The search plugin stores HTML; the index and the snippets work on its text. */
-function plain(html) {
-  return html
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref) => {
-      if (ref[0] !== "#")
-        return ENTITIES[ref.toLowerCase()] ?? whole
-      const code = ref[1] === "x" || ref[1] === "X"
-        ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    })
-    .replace(/\s+/g, " ")
-    .trim()
-}
-
-function escapeHTML(text) {
-  return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)
-}
 
 function words(text) {
   return text.toLowerCase().match(WORD) ?? []
-}
-
-/* -- index ------------------------------------------------------------------ */
-
-/* Terms -> postings. A posting is (document, text frequency, title hit, tag hit),
- * kept in flat arrays per term so that 3,300 abstracts make no per-word objects. */
-function build(docs) {
-  const postings = new Map()
-  const entries = []
-  let totalLength = 0
-  docs.forEach((doc, d) => {
-    const title = plain(doc.title ?? "")
-    const text = plain(doc.text ?? "")
-    const tags = (doc.tags ?? []).map(plain)
-    const [path] = doc.location.split("#")
-    const counts = new Map()
-    const count = (word, slot) => {
-      if (STOP.has(word))
-        return
-      let c = counts.get(word)
-      if (c === undefined)
-        counts.set(word, c = [0, 0, 0])
-      c[slot]++
-    }
-    const textWords = words(text)
-    const titleWords = words(title)
-    for (const w of textWords) count(w, 0)
-    for (const w of titleWords) count(w, 1)
-    for (const w of words(tags.join(" "))) count(w, 2)
-    for (const [word, c] of counts) {
-      let p = postings.get(word)
-      if (p === undefined)
-        postings.set(word, p = { docs: [], tf: [], fields: [] })
-      p.docs.push(d)
-      p.tf.push(c[0])
-      p.fields.push((c[1] ? 1 : 0) | (c[2] ? 2 : 0))
-    }
-    totalLength += textWords.length
-    entries.push({
-      doc, path, title, text, tags,
-      length: textWords.length,
-      haystack: ` ${titleWords.join(" ")} ${textWords.join(" ")} `,  /* for "phrases" */
-      boost: doc.boost ?? 1
-    })
-  })
-  return {
-    entries, postings,
-    terms: [...postings.keys()].sort(),
-    averageLength: entries.length ? totalLength / entries.length || 1 : 1
-  }
 }
 
 /* -- query ------------------------------------------------------------------ */
@@ -190,30 +112,6 @@ function expandIn(terms, prefix) {
 
 function idf(n, df) {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5))
-}
-
-/* -- the hand-written pages (SETUP, in memory) ------------------------------- */
-
-function scorePages(word) {
-  const scores = new Map()
-  const n = index.entries.length
-  for (const i of expandIn(index.terms, word)) {
-    const term = index.terms[i]
-    const p = index.postings.get(term)
-    const weight = idf(n, p.docs.length) * (term === word ? 1 : 0.6)
-    for (let j = 0; j < p.docs.length; j++) {
-      const entry = index.entries[p.docs[j]]
-      const tf = p.tf[j]
-      const norm = TEXT_K1 * (1 - TEXT_B + TEXT_B * entry.length / index.averageLength)
-      let s = tf ? tf * (TEXT_K1 + 1) / (tf + norm) : 0
-      if (p.fields[j] & 1) s += FIELD_WEIGHT.title
-      if (p.fields[j] & 2) s += FIELD_WEIGHT.tags
-      s *= weight
-      if (s > (scores.get(p.docs[j]) ?? 0))
-        scores.set(p.docs[j], s)
-    }
-  }
-  return scores
 }
 
 /* -- the papers (split index, fetched) ---------------------------------------- */
@@ -465,16 +363,20 @@ function marker(terms) {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})[\\p{L}\\p{N}]*`, "giu")
 }
 
+/* `text` as [text, marked] runs: the query words it holds are marked. */
 function mark(text, pattern) {
   if (!pattern)
-    return escapeHTML(text)
-  let out = "", last = 0
+    return [[text, false]]
+  const out = []
+  let last = 0
   pattern.lastIndex = 0
   for (const m of text.matchAll(pattern)) {
-    out += escapeHTML(text.slice(last, m.index)) + "<mark>" + escapeHTML(m[0]) + "</mark>"
+    if (m.index > last) out.push([text.slice(last, m.index), false])
+    out.push([m[0], true])
     last = m.index + m[0].length
   }
-  return out + escapeHTML(text.slice(last))
+  if (last < text.length) out.push([text.slice(last), false])
+  return out
 }
 
 function clip(text, limit) {
@@ -491,25 +393,24 @@ function snippet(text, pattern) {
     const hits = sentences.filter(s => { pattern.lastIndex = 0; return pattern.test(s) })
     if (hits.length) {
       const shown = hits.slice(0, 2).map(s => clip(s, SNIPPET_CHARS / 2 + 40))
-      return `<p>${shown.map(s => mark(s, pattern)).join(" … ")}</p>`
+      return shown.flatMap((s, i) => i ? [[" … ", false], ...mark(s, pattern)] : mark(s, pattern))
     }
   }
-  return `<p>${mark(clip(text, SNIPPET_CHARS), pattern)}</p>`
+  return mark(clip(text, SNIPPET_CHARS), pattern)
 }
 
-function item(data, score, termsFound, pattern) {
-  const out = {
-    location: data.url,
-    title: pattern ? mark(data.title, pattern) : escapeHTML(data.title),
-    text: pattern ? snippet(data.text, pattern) : `<p>${escapeHTML(clip(data.text, SNIPPET_CHARS))}</p>`,
-    score,
-    terms: termsFound
+/* A result as search.js shows it: url (under the site's root), title and snippet runs,
+ * venue, year and topics as text, and the query words it holds (for ?h= on its link). */
+function item(data, termsFound, pattern) {
+  return {
+    url: data.url,
+    title: mark(data.title, pattern),
+    text: snippet(data.text, pattern),
+    venue: data.venue ?? "",
+    year: data.year ?? "",
+    tags: data.tags ?? [],
+    terms: Object.keys(termsFound).filter(t => termsFound[t])
   }
-  /* Material adds the title, the text and each tag to the result as HTML (innerHTML):
-   * every one of them is escaped text, with <mark> and <p> the worker's own */
-  if (data.tags && data.tags.length)
-    out.tags = data.tags.map(escapeHTML)
-  return out
 }
 
 function hasPhrase(haystack, phrase) {
@@ -554,7 +455,7 @@ async function rank(query) {
  * batches, since a "phrase" is checked on the text (papers that fail it are skipped).
  * Called again with a larger limit, it goes on where it stopped. */
 async function present(r, limit) {
-  const { terms, exclude, phrases, filters, f, perTerm, total, matched, matches, allowed, kept, ranked } = r
+  const { terms, phrases, f, perTerm, total, matched, matches, allowed, kept, ranked } = r
   while (r.at < kept.length && ranked.length < limit) {
     const batch = kept.slice(r.at, r.at + Math.max(limit - ranked.length, FIRST))
     const data = await Promise.all(batch.map(d => fetched(`d/${d}.json`, "json")))
@@ -568,53 +469,11 @@ async function present(r, limit) {
     r.at += used
   }
 
-  /* Hand-written pages: only for queries without filters */
-  const pages = []
-  if (index && terms.length && !filters.size) {
-    const pageScores = terms.map(scorePages)
-    const pageTotals = new Map()
-    pageScores.forEach(scores => {
-      for (const [d, s] of scores) {
-        const t = pageTotals.get(d)
-        if (t === undefined) pageTotals.set(d, { score: s, matched: 1 })
-        else { t.score += s; t.matched++ }
-      }
-    })
-    const excludedPages = new Set()
-    for (const w of exclude) for (const d of scorePages(w).keys()) excludedPages.add(d)
-    for (const [d, t] of pageTotals) {
-      const entry = index.entries[d]
-      if (excludedPages.has(d) || !phrases.every(p => hasPhrase(entry.haystack, p)))
-        continue
-      pages.push({ entry, matched: t.matched, score: t.score * entry.boost, found: Object.fromEntries(terms.map((w, i) => [w, pageScores[i].has(d)])) })
-    }
-  }
-
-  const all = [
-    ...ranked.map(x => ({ ...x, found: Object.fromEntries(terms.map((w, i) => [w, perTerm[i][x.d] > 0])) })),
-    ...pages
-  ]
-  if (terms.length)
-    all.sort((a, b) => b.matched - a.matched || b.score - a.score)
-  /* A hand-written page's sections are grouped under it, as Material's result list expects. */
-  const items = [], byPath = new Map()
-  for (const x of all) {
-    const pattern = marker(terms.filter(t => x.found[t]))
-    if (!x.entry) {
-      items.push([item(x.data, x.score, x.found, pattern)])
-      continue
-    }
-    const shown = item({ url: x.entry.doc.location, title: x.entry.title, text: x.entry.text, tags: x.entry.tags }, x.score, x.found, pattern)
-    const group = byPath.get(x.entry.path)
-    if (group) group.push(shown)
-    else { byPath.set(x.entry.path, [shown]); items.push(byPath.get(x.entry.path)) }
-  }
-  return {
-    items,
-    total: kept.length + items.length - ranked.length,
-    matches,
-    facets: f ? counts(f, matches, allowed) : null
-  }
+  const items = ranked.map(x => {
+    const found = Object.fromEntries(terms.map((w, i) => [w, perTerm[i][x.d] > 0]))
+    return item(x.data, found, marker(terms.filter(t => found[t])))
+  })
+  return { items, total: kept.length, matches, facets: f ? counts(f, matches, allowed) : null }
 }
 
 /* -- messages --------------------------------------------------------------- */
@@ -622,7 +481,7 @@ async function present(r, limit) {
 let latest = 0
 
 /* The facets (half a megabyte at 50,000 papers) are fetched once the page has painted an
- * answer (search-filters.js says so), or a second after one was posted: fetched as soon as
+ * answer (search.js says so), or a second after one was posted: fetched as soon as
  * it was posted, they raced the first results to the screen and sometimes won. */
 let painted = null
 const paintedOnce = new Promise(resolve => { painted = resolve })
@@ -630,9 +489,8 @@ function afterPaint() {
   return Promise.race([paintedOnce, new Promise(resolve => setTimeout(resolve, 1000))])
 }
 
-/* Material shows the first ten results and the rest as the list is scrolled: the answer
- * is posted once their data is in, and again with all SHOWN (each result's data is a
- * request of its own, most of a later query's time). */
+/* The first ten results are posted once their data is in, and the answer again with all
+ * SHOWN (each result's data is a request of its own, most of a later query's time). */
 async function answer(query, seq) {
   let out
   try {
@@ -644,7 +502,7 @@ async function answer(query, seq) {
       if (r.at < r.kept.length && out.items.length >= FIRST) {
         if (seq !== latest)
           return
-        postMessage({ type: RESULT, data: { items: out.items } })
+        postMessage({ type: RESULTS, query, items: out.items, total: out.total })
         out = await present(r, SHOWN)
       }
     }
@@ -654,7 +512,7 @@ async function answer(query, seq) {
   }
   if (seq !== latest)
     return  /* a newer query was typed meanwhile: only its answer is shown */
-  postMessage({ type: RESULT, data: { items: out.items } })
+  postMessage({ type: RESULTS, query, items: out.items, total: out.total })
   let counted = out.facets
   if (counted === null && out.total) {
     /* Counts for the filters: the facets arrive after the first answer. */
@@ -668,24 +526,27 @@ async function answer(query, seq) {
       console.warn("search filters unavailable:", err)
     }
   }
-  postMessage({ type: SUMMARY, data: { query, total: out.total, shown: out.items.length, facets: counted } })
+  postMessage({ type: SUMMARY, query, total: out.total, shown: out.items.length, facets: counted })
 }
 
+/* In: {type: QUERY, query} for each query typed; {type: SHOWN_ON_PAGE} once the page has
+ * painted an answer. Out, per query (only the latest query's): {type: RESULTS, query,
+ * items, total}, the first ten and then all, and {type: SUMMARY, query, total, shown,
+ * facets}, which closes the answer. */
 addEventListener("message", ev => {
   const message = ev.data
-  switch (message.type) {
-    case SETUP:
-      index = build(message.data.docs ?? [])
-      loadMeta().catch(err => console.warn("search index unavailable:", err))
-      postMessage({ type: READY })
-      break
+  switch (message && message.type) {
     case QUERY:
-      answer(String(message.data), ++latest)
+      answer(String(message.query), ++latest)
       break
     case SHOWN_ON_PAGE:
       painted()
       break
     default:
-      console.warn("search worker: unknown message", message.type)
+      console.warn("search worker: unknown message", message && message.type)
   }
 })
+
+/* The shard keys, before the first query needs them: the worker starts when the search
+ * box is about to be used. */
+loadMeta().catch(err => console.warn("search index unavailable:", err))

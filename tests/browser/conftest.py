@@ -1,5 +1,11 @@
 """Browser fixtures: the mission site served on 127.0.0.1 and Chromium pages that record trouble.
 
+Every test of this folder runs twice, against the site as each builder makes it from the
+same generated docs/: `python -m generator site` (MkDocs + Material, what `make site` does)
+and `zensical build` (what the site becomes when Material is retired: handbook/zensical.md).
+Both builds are made once per session; the mission corpus is small, so the second build
+costs seconds.
+
 Every test of this folder is skipped (with the reason) when no Chromium is installed;
 Playwright's own browser download is not used: the tests drive the system Chromium.
 A page records console errors and warnings, uncaught exceptions, failed requests and
@@ -12,6 +18,8 @@ from __future__ import annotations
 import functools
 import http.server
 import re
+import shutil
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,7 +37,9 @@ PHONE = {"width": 390, "height": 844}
 PAGES_KEY = pytest.StashKey[list]()
 
 
-from support import CHROMIUM, published_papers  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
+from support import CHROMIUM, BuiltSite, published_papers, zensical_build  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
+
+BUILDERS = ("mkdocs", "zensical")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -55,18 +65,52 @@ def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 @pytest.fixture(scope="session")
-def site_url(mission_site) -> Iterator[str]:
+def zensical_site(mission_site, tmp_path_factory) -> BuiltSite:
+    """The mission site's generated project built by Zensical instead of MkDocs."""
+    root = tmp_path_factory.mktemp("zensical")
+    shutil.copytree(mission_site.root, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("site"))
+    run = zensical_build(root)
+    if run.returncode != 0 and "No such file" in run.stderr + run.stdout and not Path(sys.executable).with_name("zensical").exists():
+        pytest.skip("zensical is not installed in this environment (requirements-test.txt pins it)")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return BuiltSite(root, root / "docs", root / "site", mission_site.generate_output)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests marked ``one_builder`` check a script's own logic (the worker's ranking, the map's
+    arithmetic) at some cost: once, against the MkDocs build, keeps the suite's time."""
+    drop = [item for item in items if item.get_closest_marker("one_builder")
+            and getattr(item, "callspec", None) and item.callspec.params.get("builder") == "zensical"]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = [item for item in items if item not in drop]
+
+
+@pytest.fixture(scope="session", params=BUILDERS)
+def builder(request) -> str:
+    """Which builder made the site under test (the test's id names it)."""
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def built(builder, request) -> BuiltSite:
+    """The mission site as ``builder`` made it."""
+    return request.getfixturevalue("mission_site" if builder == "mkdocs" else "zensical_site")
+
+
+@pytest.fixture(scope="session")
+def site_url(built) -> Iterator[str]:
     """Base URL (ending in /) of the built mission site."""
-    server, url = serve(mission_site.site)
+    server, url = serve(built.site)
     yield url
     server.shutdown()
     server.server_close()
 
 
 @pytest.fixture(scope="session")
-def papers(mission_site) -> list[dict]:
+def papers(built) -> list[dict]:
     """The papers of the built site, as papers.json lists them."""
-    return published_papers(mission_site.site)
+    return published_papers(built.site)
 
 
 # -- the browser ------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from support import SEARCH_JS
@@ -19,8 +20,8 @@ def open_map(page, site_url: str, suffix: str = "") -> None:
 
 
 @pytest.fixture(scope="module")
-def map_data(mission_site) -> dict:
-    return json.loads((mission_site.site / "map.json").read_text(encoding="utf-8"))
+def map_data(built) -> dict:
+    return json.loads((built.site / "map.json").read_text(encoding="utf-8"))
 
 
 def loneliest(map_data: dict) -> list:
@@ -125,6 +126,7 @@ def test_many_points_are_drawn_in_their_topic_colours_and_filters_fade_the_rest(
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page, page_log, site_url, map_data):
     """Each seed file names a venue, so 32,769 files (one abstract each) make as many venues.
     map.js kept each paper's venue index in an Int16Array, which wraps at 32,768: the later
@@ -150,6 +152,7 @@ def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_dragging_and_the_wheel_move_and_zoom_the_map(page, page_log, site_url):
     open_map(page, site_url)
     view = "() => ({...window.digestMap.view})"
@@ -181,7 +184,7 @@ def test_a_papers_fragment_centres_the_map_on_it(page, page_log, site_url, paper
 
 
 @pytest.mark.parametrize("suffix", ["?paper=constructor", "?paper=__proto__", "#toString", "#%E0%A4%A"])
-def test_a_link_that_names_no_paper_opens_the_whole_map(page, page_log, site_url, papers, suffix):
+def test_a_link_that_names_no_paper_opens_the_whole_map(page, page_log, site_url, papers, suffix, builder):
     # A shared link is untrusted: a name every object has, or a fragment that is not
     # percent-encoding, once made the map say it "could not be loaded".
     open_map(page, site_url, suffix)
@@ -191,11 +194,16 @@ def test_a_link_that_names_no_paper_opens_the_whole_map(page, page_log, site_url
     page.evaluate("location.hash = 'hasOwnProperty'")
     page.wait_for_timeout(100)
     assert page.locator(".digest-map-card").is_hidden()
-    assert page_log.problems() == []
+    problems = page_log.problems()
+    if builder == "zensical":
+        # Zensical 0.0.73's bundle decodes the fragment unguarded and throws on "#%" (the map
+        # is unaffected): a known difference, handbook/zensical.md. Only that error is let pass.
+        problems = [p for p in problems if not p.startswith("console error: uncaught URI malformed on ")]
+    assert problems == []
 
 
-def test_topic_from_the_url_and_venue_from_the_menu_filter_the_map(page, page_log, site_url, papers, mission_site):
-    topic_names = {t["slug"]: t["name"] for t in json.loads((mission_site.site / "map.json").read_text())["topics"]}
+def test_topic_from_the_url_and_venue_from_the_menu_filter_the_map(page, page_log, site_url, papers, built):
+    topic_names = {t["slug"]: t["name"] for t in json.loads((built.site / "map.json").read_text())["topics"]}
     counts = {slug: sum(name in p["tags"] for p in papers) for slug, name in topic_names.items()}
     slug = max(counts, key=lambda s: (0 < counts[s] < len(papers), counts[s], s))
     open_map(page, site_url, f"?topic={slug}")
@@ -262,15 +270,16 @@ def test_stars_in_the_lists_and_in_search_results(page, page_log, site_url, pape
     stars.nth(0).click()
     starred = page.locator("article li .digest-star").nth(0).evaluate("b => b.getAttribute('data-paper')")
     paper = by_id(papers)[starred]
-    # the same paper found by search shows its star pressed, and can be unstarred there
-    page.wait_for_function("() => document.querySelector('.md-search-result__meta')")
+    # the same paper found by search shows its star filled, and can be unstarred there
     page.evaluate(SEARCH_JS, paper["title"])
-    result = page.locator(f".md-search-result__item .digest-star[data-paper='{starred}']").first
+    result = page.locator(f"#digest-search-results [role=option] .digest-search__star[data-paper='{starred}']").first
     result.wait_for()
-    assert result.get_attribute("aria-pressed") == "true"
+    assert result.get_attribute("data-starred") == "true" and result.inner_text() == "\u2605"
     result.click()
-    assert result.get_attribute("aria-pressed") == "false"
+    assert result.get_attribute("data-starred") == "false" and result.inner_text() == "\u2606"
     assert page.locator(f"article li .digest-star[data-paper='{starred}']").get_attribute("aria-pressed") == "false"
+    # a click on the star stars, it does not open the paper
+    assert urlsplit(page.url).path == "/list/"
     assert page_log.problems() == []
 
 

@@ -1,6 +1,6 @@
-"""Search on the built mission site, in Chromium: the digest's own search worker
-(docs/assets/search-worker.js) over the split index (generator/pages/search_index.py) behind
-Material's search box.
+"""Search on the built mission site, in Chromium, under each builder: the digest's own search
+box and results (docs/assets/search.js) and worker (docs/assets/search-worker.js) over the
+split index (generator/pages/search_index.py).
 
 The expected answers are worked out here from each paper's result data (search/d/*.json:
 title, text and topics) with a deliberately plain reading of it (words lower-cased),
@@ -13,12 +13,12 @@ import json
 import math
 import re
 from collections import Counter
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 from support import SEARCH_JS
 
-from .test_site import visit
+from browser.pages import DESKTOP, PHONE, describe, serious_violations, visit, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +26,10 @@ WORD = re.compile(r"[^\W_]+")
 
 
 @pytest.fixture(scope="module")
-def index(mission_site) -> dict[str, dict]:
+def index(built) -> dict[str, dict]:
     """Paper pages of the search index: path -> title, words (of title and text), shown, terms."""
     out = {}
-    for path in sorted((mission_site.site / "search" / "d").glob("*.json")):
+    for path in sorted((built.site / "search" / "d").glob("*.json")):
         d = json.loads(path.read_text(encoding="utf-8"))
         title, text = d["title"], d["text"]
         out["/" + d["url"]] = {
@@ -54,8 +54,6 @@ def phrase_of(path: str, index: dict[str, dict], n: int = 4) -> str:
 @pytest.fixture
 def search(page, site_url):
     visit(page, site_url)
-    page.locator("input.md-search__input").click()
-    page.locator(".md-search-result__meta").filter(has_not_text="Initializing").wait_for()
 
     def run(query: str) -> dict:
         answer = page.evaluate(SEARCH_JS, query)
@@ -72,6 +70,7 @@ def has_phrase(words: list[str], phrase: list[str]) -> bool:
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
+@pytest.mark.one_builder
 def test_every_paper_is_found_first_by_a_phrase_of_its_abstract(search, papers, index, page_log):
     misses = []
     for paper in papers:
@@ -94,6 +93,7 @@ def test_a_word_is_found_while_it_is_still_being_typed(search, papers):
     assert "/" + paper["url"] in got[:10], f"typing {word[:5]!r} (of {word!r}): {got[:10]}"
 
 
+@pytest.mark.one_builder
 def test_results_with_every_word_come_before_results_with_some(search, index):
     answer = search("unlearning language diffusion")
     ranks = [sum(any(x.startswith(w) for x in index[r["path"]]["terms"]) for w in ("unlearning", "language", "diffusion"))
@@ -127,47 +127,43 @@ def test_results_show_the_title_as_text_and_mark_the_query_words(search, papers,
     first = search(phrase)["results"][0]
     assert first["path"] == "/" + paper["url"]
     assert " ".join(first["title"].split()) == index[first["path"]]["title"]
-    assert set(first["elements"]) <= {"div", "h1", "h2", "p", "mark", "nav", "span", "del"}, first["elements"]
+    assert set(first["elements"]) <= {"span", "mark"}, first["elements"]
     marked = {m.casefold() for m in first["marks"]}
     assert {w.casefold() for w in phrase.split() if len(w) > 3} <= marked, (phrase, first["marks"])
 
 
 FIRST_AND_WHOLE_JS = """async (q) => {
-  const input = document.querySelector('.md-search__input');
-  const list = document.querySelector('.md-search-result__list');
-  const result = document.querySelector('.md-search-result');
-  const hrefs = () => [...list.querySelectorAll('a.md-search-result__link')].map(a => a.getAttribute('href'));
-  const answers = () => Number(result.dataset.digestAnswers || 0);
-  const before = answers(), shownBefore = list.firstElementChild;
-  const meta = () => document.querySelector('.md-search-result__meta').textContent;
-  let first = null, firstMeta = null;
+  const dialog = document.querySelector('.digest-search__dialog');
+  if (!dialog.open) document.querySelector('.digest-search__open').click();
+  const input = dialog.querySelector('.digest-search__input');
+  const list = dialog.querySelector('#digest-search-results');
+  const hrefs = () => [...list.querySelectorAll('[role=option]')].map(o => o.dataset.href);
+  const answers = () => Number(dialog.dataset.digestAnswers || 0);
+  const before = answers();
+  let first = null;
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 5000);
-    new MutationObserver(() => { if (first === null && list.firstElementChild !== shownBefore) { first = hrefs(); firstMeta = meta(); } })
+    const timer = setTimeout(() => reject(new Error('no answer for ' + q)), 10000);
+    new MutationObserver(() => { if (first === null && list.children.length) first = hrefs(); })
       .observe(list, {childList: true});
     new MutationObserver((_, obs) => { if (answers() > before) { obs.disconnect(); clearTimeout(timer); resolve(); } })
-      .observe(result, {attributes: true, attributeFilter: ['data-digest-answers']});
-    input.focus();
+      .observe(dialog, {attributes: true, attributeFilter: ['data-digest-answers']});
+    list.replaceChildren();
     input.value = q;
-    input.dispatchEvent(new KeyboardEvent('keyup', {key: q.slice(-1), bubbles: true}));
+    input.dispatchEvent(new Event('input', {bubbles: true}));
   });
-  return {first, firstMeta, meta: meta()};
+  return {first, whole: hrefs()};
 }"""
 
 
 def test_the_first_ten_results_come_first_and_the_rest_follow_in_the_same_order(page, search, index):
-    """The worker posts the ten results Material shows first as soon as their data is in,
-    then the whole answer: the first ten are its top ten, in order."""
+    """The worker posts the first ten results as soon as their data is in, then the whole
+    answer: the first ten are its top ten, in order."""
     matching = [p for p, d in index.items() if any(w.startswith("model") for w in d["terms"])]
     assert len(matching) > 20, "the mission seeds no longer make this test meaningful"
+    search("diffusion")  # the box is open and has answered once
     answer = page.evaluate(FIRST_AND_WHOLE_JS, "model")
     assert answer["first"] is not None and len(answer["first"]) == 10, answer
-    count = lambda meta: int(re.search(r"\d+", meta).group())  # noqa: E731
-    # first ten papers (and the hand-written pages), then twenty
-    assert count(answer["firstMeta"]) < 20 <= count(answer["meta"]), answer
-    search("diffusion")  # another answer in between, so that the next one is shown anew
-    whole = [r["href"] for r in search("model")["results"]]
-    assert len(whole) >= 20 and whole[:10] == answer["first"]
+    assert len(answer["whole"]) >= 20 and answer["whole"][:10] == answer["first"]
 
 
 def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
@@ -175,6 +171,7 @@ def test_a_query_of_only_common_words_or_no_match_answers_nothing(search):
     assert search("qqqzzzxv")["results"] == []
 
 
+@pytest.mark.one_builder
 def test_only_the_first_32_words_of_a_query_count(search):
     # each query word scores every paper: a crafted link's ?q= of 1,500 words took the
     # reader's tab hundreds of MB and seconds, so words past the 32nd are left out
@@ -201,8 +198,8 @@ def _with(papers: list[dict], **want) -> set[str]:
     return out
 
 
-def _slug(mission_site, name: str) -> str:
-    facets = json.loads((mission_site.site / "search" / "facets.json").read_text(encoding="utf-8"))
+def _slug(built, name: str) -> str:
+    facets = json.loads((built.site / "search" / "facets.json").read_text(encoding="utf-8"))
     return next(slug for slug, shown, _ in facets["topic"] if shown == name)
 
 
@@ -212,13 +209,13 @@ def test_has_code_alone_lists_exactly_the_papers_with_a_code_link(search, papers
     assert {r["path"] for r in search("has:code")["results"]} == want
 
 
-def test_a_topic_filter_combines_with_words(search, papers, index, mission_site):
+def test_a_topic_filter_combines_with_words(search, papers, index, built):
     topic = Counter(t for p in papers for t in p["tags"]).most_common(1)[0][0]
     words_of = {p: set(d["terms"]) for p, d in index.items()}
     want = {p for p in _with(papers, topic=topic) if any(w.startswith("learning") for w in words_of[p])}
     everywhere = {p for p, ws in words_of.items() if any(w.startswith("learning") for w in ws)}
     assert want and everywhere - want, "the mission seeds no longer make this test meaningful"
-    got = {r["path"] for r in search(f"learning topic:{_slug(mission_site, topic)}")["results"]}
+    got = {r["path"] for r in search(f"learning topic:{_slug(built, topic)}")["results"]}
     assert got == want
 
 
@@ -238,10 +235,11 @@ def test_filter_buttons_show_counts_and_narrow_the_results(page, search, papers,
     # pressing one writes its token into the query and narrows the results to it
     chosen = min(topics, key=lambda b: (b["count"], b["token"]))
     page.locator(f'.digest-filter[data-token="{chosen["token"]}"]').click()
-    page.wait_for_function("t => document.querySelector('.md-search__input').value.includes(t)", arg=chosen["token"])
+    page.wait_for_function("t => document.querySelector('.digest-search__input').value.includes(t)", arg=chosen["token"])
     page.locator(f'.digest-filter[data-token="{chosen["token"]}"][aria-pressed="true"]').wait_for()
-    got = {page.evaluate("h => new URL(h, location.href).pathname", a.get_attribute("href"))
-           for a in page.locator(".md-search-result__item a.md-search-result__link").all()}
+    page.wait_for_function("() => Number(document.querySelector('.digest-search__dialog').dataset.digestAnswers) >= 2")
+    got = {page.evaluate("h => new URL(h, location.href).pathname", o.get_attribute("data-href"))
+           for o in page.locator("#digest-search-results [role=option]").all()}
     assert got == {p for p in plain if chosen["name"] in by_path[p]["tags"]}
 
 
@@ -265,3 +263,95 @@ def test_quoted_phrases_count_32_words_in_all_and_fetch_their_pair_files_togethe
         in_flight += 1 if kind == "start" else -1
         peak = max(peak, in_flight)
     assert len(set(starts)) == 1 or peak > 1, f"pair files fetched one after another: {events}"
+
+
+# -- the box: keyboard, links, highlighting, accessibility --------------------------------------
+
+
+ACTIVE = """() => {
+  const input = document.querySelector('.digest-search__input');
+  const id = input.getAttribute('aria-activedescendant');
+  const chosen = [...document.querySelectorAll('#digest-search-results [aria-selected=true]')].map(o => o.id);
+  return {id, chosen, focused: document.activeElement === input,
+          href: id ? document.getElementById(id).dataset.href : null};
+}"""
+
+
+def test_the_keyboard_opens_chooses_opens_a_result_and_closes(page, page_log, site_url, papers, index):
+    paper = sorted(papers, key=lambda p: p["id"])[0]
+    phrase = phrase_of("/" + paper["url"], index)
+    visit(page, site_url)
+    dialog = page.locator(".digest-search__dialog")
+    page.keyboard.press("/")
+    assert dialog.is_visible() and page.evaluate(ACTIVE)["focused"]
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    page.keyboard.press("Control+k")
+    assert dialog.is_visible() and page.evaluate(ACTIVE)["focused"]
+    page.keyboard.type(phrase)
+    # answers to the words typed so far arrive meanwhile: wait for the whole phrase's, which
+    # lists the paper first (test_every_paper_is_found_first_by_a_phrase_of_its_abstract)
+    page.wait_for_function("""url => {
+        const options = document.querySelectorAll('#digest-search-results [role=option]');
+        return options.length >= 2 && new URL(options[0].dataset.href).pathname === url;
+    }""", arg="/" + paper["url"])
+    options = page.locator("#digest-search-results [role=option]")
+    assert page.evaluate(ACTIVE)["id"] is None
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    second = page.evaluate(ACTIVE)
+    assert second["chosen"] == [second["id"]] == [options.nth(1).get_attribute("id")]
+    page.keyboard.press("ArrowUp")
+    first = page.evaluate(ACTIVE)
+    assert first["chosen"] == [first["id"]] == [options.nth(0).get_attribute("id")]
+    assert urlsplit(first["href"]).path == "/" + paper["url"]
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(paper["url"]) + r"\?h="))
+    wait_ready(page)
+    # the page opened marks the query words found, as text in <mark> elements
+    marked = {m.casefold() for m in page.locator("article mark.digest-highlight").all_inner_texts()}
+    assert {w.casefold() for w in phrase.split() if len(w) > 3} <= marked, (phrase, marked)
+    assert page_log.problems() == []
+
+
+def test_a_q_link_opens_the_box_with_its_query_answered(page, page_log, site_url, papers):
+    want = _with(papers, code=True)
+    visit(page, site_url + "list/?q=has:code")
+    page.wait_for_function("() => Number(document.querySelector('.digest-search__dialog').dataset.digestAnswers) >= 1")
+    assert page.locator(".digest-search__input").input_value() == "has:code"
+    got = {page.evaluate("h => new URL(h).pathname", o.get_attribute("data-href"))
+           for o in page.locator("#digest-search-results [role=option]").all()}
+    assert got == want
+    assert page.locator('.digest-filter[data-token="has:code"][aria-pressed="true"]').count() == 1
+    assert page_log.problems() == []
+
+
+def test_highlighting_writes_no_markup_from_the_link(page, page_log, site_url, papers):
+    """?h= comes from any link: its words are marked as text, anything else in it is ignored."""
+    paper = papers[0]
+    word = max(WORD.findall(paper["title"]), key=len)
+    visit(page, site_url + paper["url"] + "?h=" + quote(f'<img src=x onerror="alert(1)"> {word} <b>bold</b>'))
+    marks = page.locator("article mark.digest-highlight").all_inner_texts()
+    assert marks and all(WORD.fullmatch(m) for m in marks), marks
+    assert word.casefold() in {m.casefold() for m in marks}
+    assert page.locator("article img[src=x], article mark b, article mark img").count() == 0
+    assert page_log.problems() == []
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_box_has_no_serious_accessibility_violations(open_page, page_log, site_url, axe_source, scheme, viewport):
+    page = open_page(color_scheme=scheme, viewport=PHONE if viewport == "phone" else DESKTOP)
+    visit(page, site_url)
+    answer = page.evaluate(SEARCH_JS, "learning")
+    assert answer["count"] > 1
+    page.locator(".digest-search__input").press("ArrowDown")
+    assert page.locator(".digest-search__input").get_attribute("aria-activedescendant")
+    assert page.locator(".digest-search__input").get_attribute("role") == "combobox"
+    assert page.locator("#digest-search-results").get_attribute("role") == "listbox"
+    # the box itself: the pages behind it have tests of their own (test_site.py)
+    serious = serious_violations(page, axe_source, ".digest-search__dialog")
+    assert serious == [], f"search open ({scheme}, {viewport}):\n" + describe(serious)
+    # nothing on the page behind the box is reachable while it is open (a modal dialog)
+    assert page.evaluate("() => document.querySelector('.digest-search__dialog').matches(':modal')")
+    assert page_log.problems() == []

@@ -148,7 +148,7 @@ def test_header_icons_are_drawn(page, page_log, site_url):
     """The icons digest.css draws (a mask over the text colour) show their shape: each
     looks neither like the filled square it would be without the mask nor like nothing."""
     visit(page, site_url)
-    shown = "header .md-logo svg, header .digest-palette svg, .md-search__form label svg:first-child"
+    shown = "header .md-logo svg, header .digest-palette svg, header .digest-search__open svg"
     icons = [icon for icon in page.locator(shown).element_handles() if icon.is_visible()]
     # the logo, the palette switch's icon for the scheme in force, the search box's magnifier
     assert [icon.get_attribute("class") for icon in icons] == [
@@ -165,12 +165,36 @@ def test_header_icons_are_drawn(page, page_log, site_url):
     assert page_log.problems() == []
 
 
+# -- feeds --------------------------------------------------------------------
+
+
+FEEDS = """() => [...document.querySelectorAll('head link[type="application/atom+xml"]')]
+    .filter(l => l.relList.contains('alternate')).map(l => ({href: l.href, title: l.title}))"""
+
+
+def test_feeds_are_linked_from_the_head_and_served(page, page_log, site_url, papers):
+    """Every page links the digest's feed, a topic's page its own feed too, and both are Atom."""
+    visit(page, site_url)
+    home = page.evaluate(FEEDS)
+    assert [urlsplit(f["href"]).path for f in home] == ["/feed.xml"]
+    visit(page, site_url + papers[0]["url"])
+    page.locator(".digest-topics a.md-tag").first.click()
+    page.wait_for_url(re.compile(r"/topics/[^/]+/$"))
+    topic = page.evaluate(FEEDS)
+    own = urlsplit(page.url).path + "feed.xml"
+    assert [urlsplit(f["href"]).path for f in topic] == ["/feed.xml", own]
+    for feed in topic:
+        response = page.request.get(feed["href"])
+        assert response.ok and b"<feed xmlns=\"http://www.w3.org/2005/Atom\"" in response.body(), feed
+    assert page_log.problems() == []
+
+
 # -- phones -------------------------------------------------------------------
 
 
-def test_nothing_scrolls_sideways_on_a_phone(open_page, page_log, site_url, papers, mission_site):
+def test_nothing_scrolls_sideways_on_a_phone(open_page, page_log, site_url, papers, built):
     page = open_page(viewport=PHONE)
-    topics = sorted(p.parent.name for p in (mission_site.site / "topics").glob("*/index.html"))
+    topics = sorted(p.parent.name for p in (built.site / "topics").glob("*/index.html"))
     urls = ["", "list/", "topics/", f"topics/{topics[0]}/"] + [p["url"] for p in papers]
     too_wide = []
     for path in urls:
