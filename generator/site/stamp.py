@@ -303,11 +303,6 @@ def place_files(docs: Path, site: Path) -> int:
     return len(map_chunks(partial(_place_chunk, docs=docs, site=site), rels))
 
 
-def _mkdocs_config(config: Path) -> dict:
-
-    return mkdocs_config(config)
-
-
 def mkdocs_pages(site: Path) -> list[Path]:
     """The pages MkDocs wrote, once the stamped ones are in: every page outside the stamped
     folders, and their own index pages (all else in them is stamped, or not a page). The
@@ -323,7 +318,7 @@ def mkdocs_pages(site: Path) -> list[Path]:
 def frame_config(config: Path) -> str:
     """The MkDocs config for the frame build: the project's own, with the stamped pages
     excluded and the frames taken in (later gitignore lines win)."""
-    excluded = _mkdocs_config(config).get("exclude_docs") or ""
+    excluded = mkdocs_config(config).get("exclude_docs") or ""
     lines = [excluded.rstrip("\n")]
     for folder in STAMPED:
         lines += [f"/{folder}/**/*.md", f"!/{folder}/index.md"]  # the .md only: topics keep their feed.xml
@@ -381,7 +376,7 @@ def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
     renamed into its place only when it is whole, so a failed or interrupted step leaves
     the last site as it was (:func:`_swap`); the next one removes what this one left
     (:func:`_clear_leftovers`)."""
-    data = _mkdocs_config(config)
+    data = mkdocs_config(config)
     root = config.resolve().parent
     docs = root / (data.get("docs_dir") or "docs")
     site = root / (data.get("site_dir") or "site")
