@@ -68,7 +68,8 @@ def test_a_paper_page_previews_as_an_article_with_its_own_address(addressed_site
     (data,) = head["jsonld"]
     assert data["@context"] == "https://schema.org" and data["@type"] == "ScholarlyArticle"
     assert data["headline"] == paper["title"]
-    assert data["abstract"] == to_plain(paper["abstract"])
+    assert data["description"] == to_plain(first_sentence(paper["abstract"], 160))
+    assert "abstract" not in data
     assert data["url"] == url
     assert data["keywords"] == paper["tags"]
     assert data["publication"] == {"@type": "PublicationEvent", "name": f"{paper['venue']} {paper['year']}"}
@@ -97,7 +98,8 @@ def test_a_hostile_title_and_abstract_come_back_as_the_same_text_and_end_nothing
     head = head_of(page)
     (data,) = head["jsonld"]
     assert data["headline"] == HOSTILE_TITLE
-    assert data["abstract"] == to_plain(paper["abstract"]) and "</script><!-- a \"quoted\"" in data["abstract"]
+    assert data["description"] == to_plain(first_sentence(paper["abstract"], 160))
+    assert "</script><!-- a \"quoted\"" in data["description"]
     assert one(head, "og:title") == HOSTILE_TITLE
     assert head["title"] == f"{HOSTILE_TITLE} - ML Paper Digest"
     assert one(head, "og:description") == to_plain(first_sentence(paper["abstract"], 160))
