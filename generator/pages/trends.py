@@ -3,13 +3,15 @@
 Pure: :class:`~generator.derive.trends.Trends` in, ``{relative path: content}`` out. The
 charts are SVG written here at build time (no script draws them): bars coloured with
 ``currentColor`` and the theme's CSS variables (``docs/assets/explore.css``), so they follow
-the light and dark palettes. Every bar links to the papers behind it: the digest's search,
-filtered to the topic (and the topics inside it) and the venue-years
-(``../?q=topic:<slug>+venue:<slug>``, which the search box opens with). A table of the same
-numbers stands beside every chart.
+the light and dark palettes. A table of the same numbers stands beside every chart, and
+its numbers link to the papers behind them: the digest's search, filtered to the topic (and
+the topics inside it) and the venue-year (``../?q=topic:<slug>+venue:<slug>``, which the
+search box opens with). A click on a bar opens its number's link (``docs/assets/trends.js``).
 
 Size is the constraint (a page under 300 KB at 50,000 papers over 30 venue-years, about
-1,800 bars): a bar is one short path, its link and a ``<title>`` naming it, and nothing else.
+1,800 bars and as many numbers): a bar is one short path and nothing else. Links and titles
+on the bars as well as in the tables made the page 410 KB; the tables are the text and the
+keyboard's way to the papers, and the bars are hidden from assistive technology.
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ def _slugs(s: TopicSeries) -> list[str]:
 
 def _positions(venue_years: Sequence[VenueYear]) -> list[float]:
     """The x of each venue-year's bar: a step apart, a gap more where the venue changes."""
-    xs, x = [], BAR / 2 + 1
+    xs, x = [], BAR // 2 + 2
     for i, v in enumerate(venue_years):
         if i and v.venue != venue_years[i - 1].venue:
             x += GAP
@@ -62,18 +64,19 @@ def _positions(venue_years: Sequence[VenueYear]) -> list[float]:
     return xs
 
 
-def _bars(values: Sequence[float], top: float, xs: Sequence[float], links: Sequence[str | None],
-          titles: Sequence[str], small: Sequence[bool], label: str) -> str:
-    """An SVG of bars, ``values[i]`` high against ``top``, each a link with its title."""
+def _bars(values: Sequence[float], top: float, xs: Sequence[float], small: Sequence[bool]) -> str:
+    """An SVG of bars, ``values[i]`` high against ``top`` (no bar for 0). It is hidden from
+    assistive technology: the table beside it holds the same numbers, and each bar's link is
+    the link of its cell there (``docs/assets/trends.js`` opens it on a click on the bar)."""
     width = (xs[-1] + BAR / 2 + 1) if xs else 1
     marks = []
-    for x, v, href, title, faint in zip(xs, values, links, titles, small):
-        if not v or href is None:
+    for x, v, faint in zip(xs, values, small):
+        if not v:
             continue
-        y = HEIGHT - max(1.5, HEIGHT * min(v, top) / top) if top else HEIGHT  # a small sample may pass the top
+        y = HEIGHT - max(1, round(HEIGHT * min(v, top) / top)) if top else HEIGHT  # a small sample may pass the top
         cls = ' class="s"' if faint else ""
-        marks.append(f'<a href="{href}"><path{cls} d="M{_num(x)} {HEIGHT}V{_num(y)}"/><title>{title}</title></a>')
-    return (f'<svg class="digest-bars" viewBox="0 0 {_num(width)} {HEIGHT + 1}" role="group" aria-label="{esc(label)}">'
+        marks.append(f'<path{cls} d="M{_num(x)} {HEIGHT}V{y}"/>')
+    return (f'<svg class="digest-bars" viewBox="0 0 {_num(width)} {HEIGHT + 1}" aria-hidden="true">'
             f'<path class="b" d="M0 {HEIGHT + 0.5}H{_num(width)}"/>' + "".join(marks) + "</svg>")
 
 
@@ -94,9 +97,7 @@ def _year_table(venue_years: Sequence[VenueYear], cell: Sequence[str], caption: 
 def _venue_years_section(t: Trends, xs: Sequence[float]) -> list[str]:
     top = max((v.papers for v in t.venue_years), default=0)
     links = [f"{UP}venues/{esc(venue_slug(v.venue, v.year))}/" for v in t.venue_years]
-    titles = [esc(f"{v.name}: {v.papers:,} papers") for v in t.venue_years]
-    chart = _bars([v.papers for v in t.venue_years], top, xs, links, titles, [v.small for v in t.venue_years],
-                  "Papers of each venue-year")
+    chart = _bars([v.papers for v in t.venue_years], top, xs, [v.small for v in t.venue_years])
     groups = []
     for v, x in zip(t.venue_years, xs):
         if groups and groups[-1][0] == v.venue:
@@ -109,7 +110,7 @@ def _venue_years_section(t: Trends, xs: Sequence[float]) -> list[str]:
     return [
         '<h2 id="venue-years">Papers of each venue-year</h2>',
         f"<p>In every chart of this page the bars stand, from left to right, for {key}: "
-        "a wider gap separates two venues. Each bar links to the papers behind it.</p>",
+        "a wider gap separates two venues. Each bar opens the papers behind it, as the number of its table does.</p>",
         '<div class="digest-trend">',
         f'<figure class="digest-chart">{chart}<figcaption>Papers of each venue-year; up to {top:,}.</figcaption></figure>',
         _year_table(t.venue_years, cells, "Papers of each venue-year, as a table"),
@@ -171,10 +172,10 @@ def _series_section(t: Trends, s: TopicSeries, xs: Sequence[float]) -> list[str]
     # the scale is the samples': 2 papers of 2 in a small venue-year would flatten the rest
     top = max((x for x, v in zip(shares, t.venue_years) if not v.small), default=0.0) or max(shares, default=0.0)
     slugs = _slugs(s)
-    links = [search_link(slugs, [v]) if c else None for c, v in zip(s.counts, t.venue_years)]
-    titles = [esc(f"{v.name}: {c:,} of {v.papers:,} papers, {_pct(c / v.papers)}") for c, v in zip(s.counts, t.venue_years)]
-    chart = _bars(shares, top, xs, links, titles, [v.small for v in t.venue_years], f"{s.topic.name}: its share of each venue-year")
-    cells = [f"{c:,}<br><small>{_pct(c / v.papers)}</small>" for c, v in zip(s.counts, t.venue_years)]
+    chart = _bars(shares, top, xs, [v.small for v in t.venue_years])
+    # the count links to its papers; a 0 has none (and no bar)
+    cells = [(f'<a href="{search_link(slugs, [v])}">{c:,}</a>' if c else "0") + f"<br>{_pct(c / v.papers)}"
+             for c, v in zip(s.counts, t.venue_years)]
     mark = '<span class="digest-subtopic">' + "↳ " * s.depth + "</span>" if s.depth else ""
     inside = f" (with {', '.join(esc(x.name) for x in s.within[1:])})" if len(s.within) > 1 else ""
     return [
@@ -225,7 +226,8 @@ def render_trends_page(t: Trends) -> str:
               "(a small sample's bar may reach the top and stop there).</p>"]
     for s in t.series:
         lines += _series_section(t, s, xs)
-    return front_matter({"title": "Trends", "hide": ["navigation", "toc"], **NOT_INDEXED}) + "\n" + html_block(*lines)
+    # `trends`: overrides/main.html loads assets/trends.js, which makes the bars open their papers
+    return front_matter({"title": "Trends", "hide": ["navigation", "toc"], "trends": True, **NOT_INDEXED}) + "\n" + html_block(*lines)
 
 
 def _round(share: float) -> float:
