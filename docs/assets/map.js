@@ -686,7 +686,9 @@
       self.zoomAt(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)), at[0], at[1]);
     }, { passive: false });
     canvas.addEventListener("pointerdown", function (e) {
-      canvas.setPointerCapture(e.pointerId);
+      try {
+        canvas.setPointerCapture(e.pointerId);
+      } catch (err) { /* a pointer that is already gone (or a synthetic one): nothing to capture */ }
       pointers.set(e.pointerId, local(e));
       moved = 0;
       pinch = null;
