@@ -29,11 +29,13 @@ from generator.derive.published import PublishedPaper, anchors, edits_in_place, 
 from generator.derive.related import add_related
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
+from generator.derive.trends import compute as compute_trends
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
 from generator.pages.render import render_site
 from generator.pages.search_index import search_files
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
+from generator.pages.trends import render_trends
 from generator.pages.write import write_tree
 from generator.seeds.parse import abstract_texts, parse_all
 from generator.seeds.read import describe_dates, display_path, read_seeds, seed_dates, seed_paths
@@ -254,6 +256,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         indexing.cancel()
         raise
     files.update(render_feeds(visible, digest.topics, dates, address))
+    files.update(render_trends(compute_trends(digest)))
     watch.lap("render")
     files.update(indexing.result())
     watch.lap("index")

@@ -63,9 +63,20 @@ def test_map_page_lists_topics_with_papers_and_links_to_the_map_filtered_to_each
     body, meta = get_data(files["map.md"])
     assert meta["title"] == "Map" and meta["search"] == {"exclude": True}
     assert '<div id="digest-map"' in body
-    assert ('<tr><td><a href="../topics/generative-models/">Generative Models</a></td><td style="text-align: right">2</td>'
+    # each topic with its colour on the map (hues a golden angle apart in taxonomy order, as map.js has them)
+    assert ('<tr><td><span class="digest-swatch" style="--h:0"></span><a href="../topics/generative-models/">Generative '
+            'Models</a></td><td style="text-align: right">2</td>'
             '<td><a href="./?topic=generative-models">Show on the map</a></td></tr>') in body
-    assert '<a href="../topics/music/">Music</a></td><td style="text-align: right">1</td>' in body
+    assert ('<span class="digest-swatch" style="--h:138"></span><a href="../topics/music/">Music</a></td>'
+            '<td style="text-align: right">1</td>') in body
+    # the legend: a key for each colour on the map, its points counted (the first topic colours a point)
+    assert ('<li><button type="button" class="digest-legend-key" data-topic="generative-models" aria-pressed="false">'
+            '<span class="digest-swatch" style="--h:0"></span>Generative Models <small>1</small></button></li>\n'
+            '<li><button type="button" class="digest-legend-key" data-topic="music" aria-pressed="false">'
+            '<span class="digest-swatch" style="--h:138"></span>Music <small>1</small></button></li>') in body
+    # the canvas is in the page, so nothing moves when the script draws into it; the page speaks of taps too
+    assert '<canvas class="digest-map-canvas" tabindex="0" role="img"' in body
+    assert "tap it again" in body and "arrow keys go from paper to paper" in body
     assert "Each of the 2 papers" in body
     _, meta = get_data(files["reading-list.md"])
     assert meta["title"] == "Reading list"

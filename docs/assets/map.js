@@ -2,9 +2,11 @@
 //
 // map.json (written by generator/explore.py) places every paper at build time; this
 // file only draws it. Every paper is one point on a <canvas> (no DOM node per paper),
-// coloured by its first topic. Hover shows the title and venue, a click opens the
-// paper, the wheel, a drag or two fingers zoom and pan, and the controls filter by
-// topic and venue and highlight papers whose title or topics hold the words typed.
+// coloured by its first topic, with the topics of its regions written on it. Pointing at
+// a point (or a first tap) shows the title and venue, a click (or a second tap) opens the
+// paper, the arrow keys go from paper to paper, the legend's keys filter by topic, the
+// wheel, a drag or two fingers zoom and pan, and the controls filter by topic and venue
+// and highlight papers whose title or topics hold the words typed.
 // /map/?topic=<slug>&venue=<slug>&highlight=<words> sets the controls (not ?q=, which
 // opens Material's search), /map/#<paper id>
 // and /map/?paper=<id> centre the map on that paper (paper pages link with the query: a
@@ -286,6 +288,100 @@
     }
   };
 
+  // -- region labels ----------------------------------------------------------
+
+  // Labels name the topic most of a region's papers have, at four grains (4 to 32 cells a
+  // side of the unit square): neighbouring cells with the same such topic are one region,
+  // labelled at the middle of that topic's papers there. Made once; each frame shows the
+  // grain whose cells are about LABEL_CELL_PX wide on screen and places the labels of the
+  // most papers first, leaving out any that would overlap one already placed.
+  var LABEL_GRAINS = [4, 8, 16, 32], LABEL_CELL_PX = 110, LABEL_FONT = "600 12px sans-serif", MAX_LABELS = 40;
+
+  function regions(d) {
+    var T = d.topics.length, levels = [];
+    for (var g = 0; g < LABEL_GRAINS.length; g++) {
+      var G = LABEL_GRAINS[g], cells = G * G, count = new Int32Array(cells), per = new Int32Array(cells * (T + 1));
+      var cellOf = new Int32Array(d.n), i, c;
+      for (i = 0; i < d.n; i++) {
+        c = Math.min(G - 1, Math.floor(d.ys[i] * G)) * G + Math.min(G - 1, Math.floor(d.xs[i] * G));
+        cellOf[i] = c;
+        count[c]++;
+        per[c * (T + 1) + d.first[i] + 1]++;
+      }
+      // a cell's topic: the first topic of at least a third of its papers, and of 4 or more
+      var top = new Int32Array(cells).fill(-1), least = Math.max(4, d.n / cells / 8);
+      for (c = 0; c < cells; c++) {
+        if (count[c] < least) continue;
+        var best = -1, most = 0;
+        for (var t = 0; t < T; t++) if (per[c * (T + 1) + t + 1] > most) { most = per[c * (T + 1) + t + 1]; best = t; }
+        if (most >= 4 && most * 3 >= count[c]) top[c] = best;
+      }
+      // regions: cells joined to their neighbours of the same topic
+      var region = new Int32Array(cells).fill(-1), list = [];
+      for (c = 0; c < cells; c++) {
+        if (top[c] < 0 || region[c] >= 0) continue;
+        var id = list.length, stack = [c];
+        region[c] = id;
+        while (stack.length) {
+          var e = stack.pop(), ex = e % G, ey = (e - ex) / G;
+          [[ex - 1, ey], [ex + 1, ey], [ex, ey - 1], [ex, ey + 1]].forEach(function (n) {
+            if (n[0] < 0 || n[1] < 0 || n[0] >= G || n[1] >= G) return;
+            var m = n[1] * G + n[0];
+            if (region[m] < 0 && top[m] === top[c]) { region[m] = id; stack.push(m); }
+          });
+        }
+        list.push({ topic: top[c], x: 0, y: 0, n: 0 });
+      }
+      for (i = 0; i < d.n; i++) {
+        var r = region[cellOf[i]];
+        if (r >= 0 && d.first[i] === list[r].topic) { list[r].x += d.xs[i]; list[r].y += d.ys[i]; list[r].n++; }
+      }
+      list.forEach(function (r) { r.x /= r.n; r.y /= r.n; r.text = d.topics[r.topic].name; });
+      list.sort(function (a, b) { return b.n - a.n || a.topic - b.topic; });
+      levels.push({ grain: G, list: list });
+    }
+    return levels;
+  }
+
+  // The labels of the grain that suits the zoom, placed without overlapping: [{text, x, y, w, h}].
+  function placeLabels(ctx, levels, view, w, h, topicShown) {
+    var span = view.k, level = levels[0];
+    for (var g = 0; g < levels.length; g++) if (span / levels[g].grain >= LABEL_CELL_PX) level = levels[g];
+    ctx.font = LABEL_FONT;
+    var placed = [], widths = {};
+    for (var i = 0; i < level.list.length && placed.length < MAX_LABELS; i++) {
+      var r = level.list[i];
+      if (topicShown >= 0 && r.topic !== topicShown) continue;
+      var x = (r.x - view.cx) * view.k + w / 2, y = (r.y - view.cy) * view.k + h / 2;
+      var tw = widths[r.text] || (widths[r.text] = ctx.measureText(r.text).width), th = 14;
+      var box = { text: r.text, x: x, y: y, x0: x - tw / 2 - 3, y0: y - th / 2 - 2, x1: x + tw / 2 + 3, y1: y + th / 2 + 2 };
+      if (box.x0 < 0 || box.y0 < 0 || box.x1 > w || box.y1 > h) continue;
+      var free = true;
+      for (var j = 0; j < placed.length && free; j++) {
+        var o = placed[j];
+        free = box.x1 < o.x0 || box.x0 > o.x1 || box.y1 < o.y0 || box.y0 > o.y1;
+      }
+      if (free) placed.push(box);
+    }
+    return placed;
+  }
+
+  // Text in the page's colours, with a halo of its background: readable over any points.
+  function drawLabels(ctx, canvas, placed) {
+    var style = getComputedStyle(canvas);
+    ctx.font = LABEL_FONT;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = 4;
+    ctx.strokeStyle = style.backgroundColor && style.backgroundColor !== "rgba(0, 0, 0, 0)" ? style.backgroundColor : (dark() ? "#1e2129" : "#fff");
+    ctx.fillStyle = style.color;
+    for (var i = 0; i < placed.length; i++) {
+      ctx.strokeText(placed[i].text, placed[i].x, placed[i].y);
+      ctx.fillText(placed[i].text, placed[i].x, placed[i].y);
+    }
+  }
+
   // -- the preview on the home page -------------------------------------------
 
   // map.json holds every paper (megabytes at 20,000): fetched only once the preview
@@ -333,57 +429,46 @@
     this.bind();
   }
 
+  // The page's controls, canvas and legend are in its HTML (generator/pages/explore.py), so
+  // that they hold their place before this runs: this fills the menus and draws, and no
+  // part of the page moves (a layout shift of 0.30 when it built them here).
   MapPage.prototype.build = function () {
-    var d = this.d, box = this.box;
-    box.textContent = "";
-    var controls = el("form", { class: "digest-map-controls", role: "search", "aria-label": "Filter the map" });
-    controls.addEventListener("submit", function (e) { e.preventDefault(); });
-
-    var topicLabel = el("label", { for: "digest-map-topic" }, "Topic ");
-    this.topic = el("select", { id: "digest-map-topic" });
-    this.topic.appendChild(el("option", { value: "" }, "All topics"));
+    var d = this.d, box = this.box, self = this;
+    var q = function (sel) { return box.querySelector(sel); };
+    this.topic = q("#digest-map-topic");
+    this.venue = q("#digest-map-venue");
+    this.q = q("#digest-map-q");
+    var zoom = box.querySelectorAll(".digest-map-zoom button");
+    this.zoomIn = zoom[0]; this.zoomOut = zoom[1]; this.reset = zoom[2];
+    this.status = q(".digest-map-status");
+    this.canvas = q(".digest-map-canvas");
+    this.tip = q(".digest-map-tip");
+    this.card = q(".digest-map-card");
+    this.listHead = q("#digest-map-matches");
+    this.list = q(".digest-map-list");
+    this.said = q("#digest-map-said");
+    q(".digest-map-controls").addEventListener("submit", function (e) { e.preventDefault(); });
     var topicOrder = d.topics.map(function (t, i) { return i; }).sort(function (a, b) {
       return d.topics[a].name.localeCompare(d.topics[b].name);
     });
     for (var t = 0; t < topicOrder.length; t++) {
       this.topic.appendChild(el("option", { value: d.topics[topicOrder[t]].slug }, d.topics[topicOrder[t]].name));
     }
-    topicLabel.appendChild(this.topic);
-
-    var venueLabel = el("label", { for: "digest-map-venue" }, "Venue ");
-    this.venue = el("select", { id: "digest-map-venue" });
-    this.venue.appendChild(el("option", { value: "" }, "All venues"));
     for (var v = 0; v < d.venues.length; v++) this.venue.appendChild(el("option", { value: d.venues[v].slug }, d.venues[v].name));
-    venueLabel.appendChild(this.venue);
-
-    var qLabel = el("label", { for: "digest-map-q" }, "Highlight ");
-    this.q = el("input", { id: "digest-map-q", type: "search", placeholder: "words of a title or topic", autocomplete: "off" });
-    qLabel.appendChild(this.q);
-
-    var zoom = el("span", { class: "digest-map-zoom" });
-    this.zoomIn = el("button", { type: "button", class: "md-button", "aria-label": "Zoom in" }, "+");
-    this.zoomOut = el("button", { type: "button", class: "md-button", "aria-label": "Zoom out" }, "\u2212");
-    this.reset = el("button", { type: "button", class: "md-button" }, "Reset view");
-    zoom.append(this.zoomIn, this.zoomOut, this.reset);
-    controls.append(topicLabel, venueLabel, qLabel, zoom);
-
-    this.status = el("p", { class: "digest-map-status", role: "status", "aria-live": "polite" });
-    var stage = el("div", { class: "digest-map-stage" });
-    this.canvas = el("canvas", {
-      class: "digest-map-canvas", tabindex: "0", role: "img",
-      "aria-label": "Map of " + d.n + " papers, each a point placed near papers with similar abstracts and " +
-        "coloured by topic. Arrow keys pan, plus and minus zoom. The list of papers below the map and " +
-        "the topic and venue pages hold the same papers as links.",
+    this.keys = Array.prototype.slice.call(box.querySelectorAll(".digest-legend-key[data-topic]"));
+    this.keys.forEach(function (key) {
+      key.addEventListener("click", function () {
+        var slug = key.getAttribute("data-topic");
+        self.topic.value = self.topic.value === slug ? "" : slug;
+        self.filter(true);
+      });
     });
-    this.tip = el("div", { class: "digest-map-tip", hidden: "" });
-    stage.append(this.canvas, this.tip);
-    this.card = el("div", { class: "digest-map-card", hidden: "" });
-    this.listHead = el("h2", { id: "digest-map-matches" });
-    this.list = el("ol", { class: "digest-map-list" });
-    box.append(controls, this.status, stage, this.card, this.listHead, this.list);
     this.painter = new Painter(this.canvas);
     this.painter.resize();
     this.view = fit(this.painter, this.d);
+    this.regions = regions(d);
+    this.placed = [];
+    this.cursor = -1;
   };
 
   MapPage.prototype.readUrl = function () {
@@ -452,6 +537,8 @@
       shown = d.n;
     }
     this.mask = mask;
+    this.topicShown = topic;
+    for (var k = 0; k < this.keys.length; k++) this.keys[k].setAttribute("aria-pressed", String(this.keys[k].getAttribute("data-topic") === topicSlug));
     this.status.textContent = (mask ? shown.toLocaleString("en") + " of " : "") + d.n.toLocaleString("en") +
       " papers" + (mask ? " match" : "") + (topic >= 0 ? " in " + d.topics[topic].name : "") +
       (venue >= 0 ? " at " + d.venues[venue].name : "") + (terms.length ? " with \u201c" + terms.join(" ") + "\u201d" : "") + ".";
@@ -485,7 +572,10 @@
     if (this.frame) return;
     this.frame = requestAnimationFrame(function () {
       self.frame = 0;
-      self.painter.draw(self.d, self.view, self.mask, self.radius(), [self.focus, self.hover]);
+      self.painter.draw(self.d, self.view, self.mask, self.radius(), [self.focus, self.hover, self.cursor]);
+      var p = self.painter;
+      self.placed = placeLabels(p.ctx, self.regions, self.view, p.w, p.h, self.topicShown);
+      drawLabels(p.ctx, self.canvas, self.placed);
     });
   };
 
@@ -515,7 +605,8 @@
     return best;
   };
 
-  MapPage.prototype.showTip = function (i, px, py) {
+  // ``how`` (optional): what opens the paper, said under its title (a tap, Enter).
+  MapPage.prototype.showTip = function (i, px, py, how) {
     var d = this.d;
     this.hover = i;
     this.canvas.style.cursor = i >= 0 ? "pointer" : "";
@@ -523,6 +614,7 @@
     this.tip.textContent = "";
     var names = d.topicsOf[i].map(function (t) { return d.topics[t].name; }).join(", ");
     this.tip.append(el("strong", {}, d.titles[i]), el("span", {}, d.venues[d.venue[i]].name + (names ? " \u00b7 " + names : "")));
+    if (how) this.tip.append(el("em", {}, how));
     this.tip.hidden = false;
     var w = this.painter.w, left = Math.min(px + 14, w - this.tip.offsetWidth - 4);
     this.tip.style.left = Math.max(4, left) + "px";
@@ -550,6 +642,34 @@
     location.href = new URL("papers/" + this.d.ids[i] + "/", this.root).href;
   };
 
+  // Move the keyboard's cursor to the nearest shown paper in direction (dx, dy), within a
+  // cone of 45 degrees either side; with no cursor yet, to the shown paper nearest the middle.
+  MapPage.prototype.stepTo = function (dx, dy) {
+    var d = this.d, from = this.cursor, best = -1, bestScore = Infinity;
+    var ox = from >= 0 ? d.xs[from] : this.view.cx, oy = from >= 0 ? d.ys[from] : this.view.cy;
+    for (var i = 0; i < d.n; i++) {
+      if (i === from || (this.mask && !this.mask[i])) continue;
+      var ex = d.xs[i] - ox, ey = d.ys[i] - oy, score;
+      if (from >= 0) {
+        var along = ex * dx + ey * dy, across = Math.abs(ex * dy - ey * dx);
+        if (along <= 0 || across > along) continue;
+        score = along + 2 * across;
+      } else {
+        score = ex * ex + ey * ey;
+      }
+      if (score < bestScore) { bestScore = score; best = i; }
+    }
+    if (best < 0) return;
+    this.cursor = best;
+    var p = this.painter, x = (d.xs[best] - this.view.cx) * this.view.k + p.w / 2, y = (d.ys[best] - this.view.cy) * this.view.k + p.h / 2;
+    if (x < 40 || y < 40 || x > p.w - 40 || y > p.h - 40) {  // keep it on screen
+      this.view.cx = d.xs[best]; this.view.cy = d.ys[best];
+      x = p.w / 2; y = p.h / 2;
+    }
+    this.showTip(best, x, y, "Enter opens the paper.");
+    this.said.textContent = d.titles[best] + ", " + d.venues[d.venue[best]].name;
+  };
+
   MapPage.prototype.bind = function () {
     var self = this, canvas = this.canvas, pointers = new Map(), moved = 0, pinch = null;
     var local = function (e) { var r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
@@ -566,7 +686,9 @@
       self.zoomAt(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)), at[0], at[1]);
     }, { passive: false });
     canvas.addEventListener("pointerdown", function (e) {
-      canvas.setPointerCapture(e.pointerId);
+      try {
+        canvas.setPointerCapture(e.pointerId);
+      } catch (err) { /* a pointer that is already gone (or a synthetic one): nothing to capture */ }
       pointers.set(e.pointerId, local(e));
       moved = 0;
       pinch = null;
@@ -604,22 +726,30 @@
       if (i < 0) return;
       // A mouse opens the paper under it; a finger first shows which paper it is, then opens it.
       if (e.pointerType === "mouse" || self.hover === i) self.open(i);
-      else self.showTip(i, at[0], at[1]);
+      else self.showTip(i, at[0], at[1], "Tap again to open the paper.");
     };
     canvas.addEventListener("pointerup", up);
     canvas.addEventListener("pointercancel", up);
     canvas.addEventListener("pointerleave", function (e) { if (e.pointerType === "mouse") self.showTip(-1); });
+    // The keyboard's way to the papers: the arrows go to the nearest shown paper that way
+    // (the map follows it), Enter opens it; shift and the arrows move the map.
     canvas.addEventListener("keydown", function (e) {
-      var step = 60, keys = {
-        ArrowLeft: function () { self.panBy(step, 0); }, ArrowRight: function () { self.panBy(-step, 0); },
-        ArrowUp: function () { self.panBy(0, step); }, ArrowDown: function () { self.panBy(0, -step); },
+      var step = 60, dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      var keys = {
         "+": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
         "=": function () { self.zoomAt(1.5, self.painter.w / 2, self.painter.h / 2); },
         "-": function () { self.zoomAt(1 / 1.5, self.painter.w / 2, self.painter.h / 2); },
         "0": function () { self.view = fit(self.painter, self.d); self.redraw(); },
+        Enter: function () { if (self.cursor >= 0) self.open(self.cursor); },
+        Escape: function () { self.cursor = -1; self.showTip(-1); },
       };
-      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+      if (dirs[e.key]) {
+        e.preventDefault();
+        if (e.shiftKey) self.panBy(-dirs[e.key][0] * step, -dirs[e.key][1] * step);
+        else self.stepTo(dirs[e.key][0], dirs[e.key][1]);
+      } else if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
+    canvas.addEventListener("blur", function () { if (self.cursor >= 0) { self.cursor = -1; self.showTip(-1); } });
     new ResizeObserver(function () {
       var w = self.painter.w;
       self.painter.resize();
@@ -639,8 +769,11 @@
       window.digestMap = new MapPage(box, root, d);
       box.setAttribute("data-ready", "");
     }).catch(function (e) {
-      box.textContent = "";
-      box.appendChild(el("p", { role: "alert" }, "The map could not be loaded (" + e.message + "). The topic and venue pages list every paper."));
+      var said = box.querySelector(".digest-map-fallback") || box.appendChild(el("p"));
+      said.setAttribute("role", "alert");
+      said.textContent = "The map could not be loaded (" + e.message + "). The topic and venue pages list every paper.";
+      var status = box.querySelector(".digest-map-status");
+      if (status) status.textContent = "";
     });
   }
 

@@ -14,11 +14,14 @@ DIRS = ("papers", "topics", "venues", "search", "list", "sitemaps")
 MAP_JSON = "map.json"  # the map's positions; a deploy restores it so that the map keeps its shape
 MAP_PAGE = "map.md"
 READING_LIST_PAGE = "reading-list.md"
+TRENDS_PAGE = "trends.md"
+TRENDS_JSON = "trends.json"  # the trends page's numbers, for tools
 FEED = "feed.xml"  # the digest's Atom feed; each topic's is in its folder
 SITEMAP_FOLDER = "sitemaps"  # the sitemap files an index lists, at most 50,000 URLs each
 SITEMAP_INDEX = "sitemap.xml"
 ROBOTS = "robots.txt"
 FILES = ("index.md", "list.md", "papers.json", "papers.json.gz", FEED, MAP_JSON, MAP_PAGE, READING_LIST_PAGE,
+         TRENDS_PAGE, TRENDS_JSON,
          SITEMAP_INDEX, SITEMAP_INDEX + ".gz", ROBOTS)
 # written only when the site's address is known (SITE_URL): a sitemap needs absolute URLs
 OPTIONAL = (SITEMAP_INDEX, SITEMAP_INDEX + ".gz")

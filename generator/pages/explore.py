@@ -157,25 +157,89 @@ def _page(meta: dict, *html: str) -> str:
     return front_matter(meta) + "\n" + html_block(*html)
 
 
-def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], placed: int) -> str:
-    """The /map/ page: the map (drawn by map.js into #digest-map) and, as its text
-    alternative, every topic with its count, its list page and its place on the map."""
+def topic_hue(index: int) -> int:
+    """The hue of the topic at ``index`` of the taxonomy on the map: golden-angle steps, as
+    map.js computes them (``Math.round``, which rounds halves up)."""
+    return math.floor((index * 137.508) % 360 + 0.5)
+
+
+def _swatch(index: int) -> str:
+    # the colour comes from the hue alone: explore.css makes it lighter on the dark scheme, as map.js does
+    return f'<span class="digest-swatch" style="--h:{topic_hue(index)}"></span>' if index >= 0 else \
+        '<span class="digest-swatch digest-swatch--none"></span>'
+
+
+def legend(digest: Digest, coordinates: Mapping[str, object]) -> list[tuple[int, Topic | None, int]]:
+    """The map's colours: (topic index, topic, points) for each first topic of a placed paper,
+    the most points first; index -1 (and None) for papers with no topic."""
+    counts: dict[int, int] = {}
+    index = {t.name: i for i, t in enumerate(digest.topics)}
+    for p in digest.visible():
+        if p.id in coordinates:
+            first = next((index[t] for t in p.tags if t in index), -1)
+            counts[first] = counts.get(first, 0) + 1
+    return [(i, digest.topics[i] if i >= 0 else None, n) for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], placed: int,
+                    colours: Sequence[tuple[int, Topic | None, int]] = ()) -> str:
+    """The /map/ page: the map's controls, canvas and legend, written here so that they hold
+    their place before map.js runs (it fills the menus and draws; nothing moves when it does),
+    and, as the map's text alternative, every topic with its count, its list page and its
+    place on the map. ``colours`` is the :func:`legend`."""
+    index = {t.name: i for i, t in enumerate(digest.topics)}
     rows = []
     for t in sorted(digest.topics, key=lambda t: (-len(by_topic.get(t.name, ())), t.name)):
         n = len(by_topic.get(t.name, ()))
         if n:
-            rows.append(f'<tr><td><a href="../topics/{esc(t.slug)}/">{esc(t.name)}</a></td>'
+            rows.append(f'<tr><td>{_swatch(index[t.name])}<a href="../topics/{esc(t.slug)}/">{esc(t.name)}</a></td>'
                         f'<td style="text-align: right">{n}</td>'
                         f'<td><a href="./?topic={esc(t.slug)}">Show on the map</a></td></tr>')
+    keys = [f'<li><button type="button" class="digest-legend-key" data-topic="{esc(t.slug)}" aria-pressed="false">'
+            f"{_swatch(i)}{esc(t.name)} <small>{n}</small></button></li>" if t else
+            f'<li><span class="digest-legend-key">{_swatch(-1)}No topic <small>{n}</small></span></li>'
+            for i, t, n in colours]
     return _page(
         {"title": "Map", "hide": ["navigation", "toc"], "map": "page", **NOT_INDEXED},
         "<h1>Map of the digest</h1>",
         f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
-        "and coloured by its first topic. Hover over a point for its title, click it to open the paper; "
-        "zoom with the wheel, the buttons or two fingers, and drag to move. The topic and venue pages, "
-        "and the list below, hold the same papers as links.</p>",
-        '<div id="digest-map" class="digest-map"><p>The map needs JavaScript. Every paper is on the '
-        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p></div>',
+        "and coloured by its first topic (the legend names the colours; choose one to show its papers alone). "
+        "The labels name the topic most of a region's papers have. Point at a point, or tap it, for its title; "
+        "click it, or tap it again, to open the paper. Zoom with the wheel, the buttons or two fingers, and drag "
+        "to move. From the keyboard, the arrow keys go from paper to paper (shift and the arrows move the map) and "
+        "Enter opens the paper. The topic and venue pages, and the list below, hold the same papers as links.</p>",
+        '<div id="digest-map" class="digest-map">',
+        '<form class="digest-map-controls" role="search" aria-label="Filter the map">',
+        '<label for="digest-map-topic">Topic <select id="digest-map-topic"><option value="">All topics</option></select></label>',
+        '<label for="digest-map-venue">Venue <select id="digest-map-venue"><option value="">All venues</option></select></label>',
+        '<label for="digest-map-q">Highlight <input id="digest-map-q" type="search" placeholder="words of a title or topic" '
+        'autocomplete="off"></label>',
+        '<span class="digest-map-zoom"><button type="button" class="md-button" aria-label="Zoom in">+</button>'
+        '<button type="button" class="md-button" aria-label="Zoom out">−</button>'
+        '<button type="button" class="md-button">Reset view</button></span>',
+        "</form>",
+        '<p class="digest-map-status" role="status" aria-live="polite">Loading the map…</p>',
+        '<div class="digest-map-body">',
+        '<div class="digest-map-stage">',
+        f'<canvas class="digest-map-canvas" tabindex="0" role="img" aria-label="Map of {placed} papers, each a point '
+        "placed near papers with similar abstracts and coloured by topic. The arrow keys go from paper to paper, "
+        "Enter opens it; shift and the arrows move the map, plus and minus zoom. The list of papers below the map "
+        'and the topic and venue pages hold the same papers as links."></canvas>',
+        '<div class="digest-map-tip" hidden></div>',
+        '<p class="digest-map-fallback">The map needs JavaScript. Every paper is on the '
+        '<a href="../list/">list of all papers</a> and on its topic and venue pages.</p>',
+        "</div>",
+        '<div class="digest-map-legend" role="group" aria-label="Legend: the colour of each topic; choose one to show '
+        'its papers alone">',
+        '<h2 class="digest-map-legend-title">Colours</h2>',
+        '<ul>', *keys, "</ul>",
+        "</div>",
+        "</div>",
+        '<p class="digest-sr-only" aria-live="polite" id="digest-map-said"></p>',
+        '<div class="digest-map-card" hidden></div>',
+        '<h2 id="digest-map-matches" hidden></h2>',
+        '<ol class="digest-map-list"></ol>',
+        "</div>",
         "<h2>Topics on the map</h2>",
         "<table>",
         '<thead><tr><th>Topic</th><th style="text-align: right">Papers</th><th>On the map</th></tr></thead>',
@@ -232,7 +296,7 @@ def render_explore(digest: Digest, coordinates: Mapping[str, tuple[float, float]
     placed = sum(1 for p in digest.visible() if p.id in coordinates)
     return {
         MAP_JSON: render_map_json(digest, coordinates, span),
-        MAP_PAGE: render_map_page(digest, digest.by_topic(), placed),
+        MAP_PAGE: render_map_page(digest, digest.by_topic(), placed, legend(digest, coordinates)),
         READING_LIST_PAGE: render_reading_list_page(),
     }
 

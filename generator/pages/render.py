@@ -449,7 +449,8 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
         "<p>A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
         "seed files. Titles, topics and links are derived from each abstract; duplicates submitted in several files "
         'are merged into one paper. Use the search box, or browse by <a href="topics/">topic</a>, '
-        '<a href="venues/">venue</a> or the <a href="list/">list of all papers</a>.</p>',
+        '<a href="venues/">venue</a> or the <a href="list/">list of all papers</a>. '
+        '<a href="trends/">Trends</a> shows how the topics\' shares move from year to year and venue to venue.</p>',
         "<p>Search matches words as you type them; papers holding every word come first. Put "
         '<code>"two words"</code> in quotes to find them together, or write <code>-word</code> to leave out papers '
         "that mention it. Narrow the results by topic, venue, year or code with the buttons above them, or type "

@@ -505,3 +505,117 @@ def test_only_the_first_32_distinct_highlight_words_count(page, page_log, site_u
     open_map(page, site_url, "?highlight=" + "+".join([words[0]] * 40 + ["zzqqxxnotaword"]))
     assert page.locator(".digest-map-status").inner_text().startswith(f"0 of {len(papers)} papers match")
     assert page_log.problems() == []
+
+
+# -- the map explains itself (issue 30) ----------------------------------------------
+
+# Added before a page's scripts: every layout shift not caused by input, summed (CLS as the
+# Layout Instability API reports it, without Lighthouse's session windows: an upper bound).
+CLS_OBSERVER = """window.__cls = 0; new PerformanceObserver(list => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+}).observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["390px", "1280px"])
+def test_the_map_page_does_not_move_when_the_map_is_drawn(open_page, page_log, site_url, viewport, record_property):
+    page = open_page(viewport=viewport)
+    page.add_init_script(CLS_OBSERVER)
+    open_map(page, site_url)
+    page.wait_for_timeout(500)  # a frame or two after the drawing
+    cls = page.evaluate("() => window.__cls")
+    record_property("cls", cls)
+    assert cls <= 0.05, f"cumulative layout shift {cls:.3f} at {viewport['width']} px"
+    assert page_log.problems() == []
+
+
+def test_the_legend_names_each_colour_and_its_keys_filter_the_map(page, page_log, site_url, papers, map_data):
+    open_map(page, site_url)
+    keys = page.locator("button.digest-legend-key")
+    assert keys.count() >= 1
+    first = {}
+    for p in papers:
+        first[p["tags"][0] if p["tags"] else None] = first.get(p["tags"][0] if p["tags"] else None, 0) + 1
+    names = {t["slug"]: t["name"] for t in map_data["topics"]}
+    index = {t["slug"]: i for i, t in enumerate(map_data["topics"])}
+    key = keys.first
+    slug = key.get_attribute("data-topic")
+    # the most common colour first, counted; its swatch is the colour the map draws the topic in
+    assert " ".join(key.inner_text().split()) == f"{names[slug]} {first[names[slug]]}"
+    swatch = key.locator(".digest-swatch").evaluate("s => getComputedStyle(s).backgroundColor")
+    assert swatch == "rgb({}, {}, {})".format(*_hsl(index[slug]))
+    key.click()
+    n = sum(names[slug] in p["tags"] for p in papers)
+    assert page.locator(".digest-map-status").inner_text() == f"{n} of {len(papers)} papers match in {names[slug]}."
+    assert key.get_attribute("aria-pressed") == "true" and f"topic={slug}" in page.url
+    assert page.locator("#digest-map-topic").input_value() == slug
+    key.click()  # again: the whole map
+    assert page.locator(".digest-map-status").inner_text() == f"{len(papers)} papers."
+    assert key.get_attribute("aria-pressed") == "false"
+    assert page_log.problems() == []
+
+
+def test_regions_are_labelled_without_overlap(page, page_log, site_url):
+    """Labels are drawn into the canvas; the page keeps the placed ones (text and box)."""
+    cols, rows = 60, 60
+    topics = [{"name": f"Topic {i}", "slug": f"topic-{i}"} for i in range(4)]
+    # four quadrants, one topic each
+    big = {"version": 1, "span": 1.0, "topics": topics, "venues": [{"name": "V 2026", "slug": "v-2026"}], "aliases": {},
+           "papers": [[f"{i:012x}", (i % cols) * 10000 // (cols - 1), (i // cols) * 10000 // (rows - 1),
+                       [(2 if (i // cols) >= rows // 2 else 0) + (1 if (i % cols) >= cols // 2 else 0)], 0, f"Paper {i}"]
+                      for i in range(cols * rows)]}
+    page.route("**/map.json", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(big)))
+    open_map(page, site_url)
+    page.wait_for_function("() => window.digestMap.placed.length > 0")
+    placed = page.evaluate("() => window.digestMap.placed")
+    assert {p["text"] for p in placed} == {t["name"] for t in topics}
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            assert a["x1"] < b["x0"] or b["x1"] < a["x0"] or a["y1"] < b["y0"] or b["y1"] < a["y0"], (a, b)
+    # zoomed in, the labels stay the same size on screen and stay apart
+    page.evaluate("() => { const m = window.digestMap; m.zoomAt(6, m.painter.w / 4, m.painter.h / 4); }")
+    page.wait_for_timeout(100)
+    zoomed = page.evaluate("() => window.digestMap.placed")
+    assert zoomed and all(abs((z["y1"] - z["y0"]) - (placed[0]["y1"] - placed[0]["y0"])) < 0.5 for z in zoomed)
+    assert page_log.problems() == []
+
+
+def test_a_tap_names_the_paper_and_a_second_tap_opens_it(open_page, page_log, site_url, papers, map_data):
+    page = open_page(viewport=PHONE)
+    row = loneliest(map_data)
+    paper = by_id(papers)[row[0]]
+    open_map(page, site_url)
+    page.evaluate("() => document.querySelector('.digest-map-canvas').scrollIntoView({block: 'center'})")
+    x, y = screen_point(page, paper["id"])
+    tap = """([x, y]) => { const c = document.querySelector('.digest-map-canvas');
+      for (const type of ['pointerdown', 'pointerup']) c.dispatchEvent(new PointerEvent(type,
+        {pointerId: 7, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, isPrimary: true})); }"""
+    page.evaluate(tap, [x + 1, y + 1])
+    tip = page.locator(".digest-map-tip")
+    tip.wait_for(state="visible")
+    assert tip.locator("strong").inner_text() == paper["title"]
+    assert "Tap again" in tip.inner_text()
+    assert "/map/" in page.url
+    page.evaluate(tap, [x + 1, y + 1])
+    page.wait_for_url(re.compile(re.escape(paper["url"]) + "$"))
+    assert page_log.problems() == []
+
+
+def test_the_arrow_keys_go_from_paper_to_paper_and_enter_opens_one(page, page_log, site_url, papers):
+    open_map(page, site_url)
+    page.locator(".digest-map-canvas").focus()
+    page.keyboard.press("ArrowRight")
+    first = page.evaluate("() => window.digestMap.cursor")
+    assert first >= 0
+    tip = page.locator(".digest-map-tip")
+    title = page.evaluate("(i) => window.digestMap.d.titles[i]", first)
+    assert tip.locator("strong").inner_text() == title
+    assert page.locator("#digest-map-said").inner_text().startswith(title)
+    page.keyboard.press("ArrowRight")
+    second = page.evaluate("() => window.digestMap.cursor")
+    xs = page.evaluate("([a, b]) => [window.digestMap.d.xs[a], window.digestMap.d.xs[b]]", [first, second])
+    if second != first:
+        assert xs[1] > xs[0]  # to the right
+    url = page.evaluate("(i) => new URL('papers/' + window.digestMap.d.ids[i] + '/', window.digestMap.root).pathname", second)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(url) + "$"))
+    assert page_log.problems() == []
