@@ -83,6 +83,8 @@ def main() -> None:
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
+    # the browser tests' conftest imports its neighbour `support` as pytest would, from tests/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from tests.browser.conftest import serve
     from tests.support import CHROMIUM, CHROMIUM_ARGS, build_site
 
