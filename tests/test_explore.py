@@ -46,6 +46,17 @@ def test_map_json_holds_each_visible_paper_with_its_place_topics_venue_and_plain
     assert data["span"] == 12.5
 
 
+def test_map_json_names_each_topics_parent_for_the_maps_filter():
+    gans = Topic("GANs", "gans", "Adversarial.", ("gan",), parent="generative-models")
+    d = Digest([paper("aaaaaaaaaaaa", "A GAN", tags=("GANs",))], [*TOPICS, gans])
+    text = render_map_json(d, COORDS, 1.0)
+    assert json.loads(text)["topics"] == [{"name": "Generative Models", "slug": "generative-models"},
+                                          {"name": "Music", "slug": "music"},
+                                          {"name": "GANs", "slug": "gans", "parent": "generative-models"}]
+    assert read_previous(text)[0] == {"aaaaaaaaaaaa": (-0.5, 0.25)}  # a map naming parents is a map
+    assert read_previous(text.replace('"parent"', '"parents"')) == ({}, 0.0)
+
+
 def test_a_previous_map_json_reads_back_as_the_places_it_holds():
     coords, span = read_previous(render_map_json(digest(), COORDS, 12.5))
     assert coords == {"aaaaaaaaaaaa": (-0.5, 0.25), "bbbbbbbbbbbb": (0.5, -0.125)}

@@ -130,6 +130,18 @@ def test_a_feed_per_topic_holds_its_papers_and_an_empty_topic_is_still_valid():
     assert empty.entries == []
 
 
+def test_a_parent_topics_feed_holds_the_papers_of_the_topics_inside_it():
+    gnn = Topic("Graph Neural Networks", "gnn", "GNNs.", ("gnn",), parent="graph-learning")
+    papers = [paper("aaaaaaaaaaaa", ("seeds/a.txt",), tags=("Graph Neural Networks",)),
+              paper("bbbbbbbbbbbb", ("seeds/a.txt",), tags=("Speech",))]
+    files = render_feeds(papers, [*TOPICS, gnn], {})
+    assert [e.title for e in parse(files["topics/graph-learning/feed.xml"]).entries] == ["Paper aaaaaaaaaaaa"]
+    assert [e.title for e in parse(files["topics/gnn/feed.xml"]).entries] == ["Paper aaaaaaaaaaaa"]
+    assert [e.title for e in parse(files["topics/speech/feed.xml"]).entries] == ["Paper bbbbbbbbbbbb"]
+    # the entry's categories are the paper's own tags: the feed it is in says the parent
+    assert [t.term for t in parse(files["topics/graph-learning/feed.xml"]).entries[0].tags] == ["gnn"]
+
+
 def test_the_same_input_gives_the_same_bytes():
     papers = [paper(f"{i:03d}000000000", ("seeds/a.txt",)) for i in range(5)]
     assert render_feeds(papers, TOPICS, {"seeds/a.txt": day(2)}) == render_feeds(list(reversed(papers)), TOPICS, {"seeds/a.txt": day(2)})

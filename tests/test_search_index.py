@@ -190,6 +190,31 @@ def test_index_finds_every_word_and_pair_of_small_digest():
     assert {e[0]: members(e) for e in facets["year"]} == {"2024": ["Deep Q-Networks for Atari", "Über Lernen"], "2023": ["Convolutional Image Models"]}
 
 
+def test_a_parent_topics_filter_holds_the_papers_of_the_topics_inside_it():
+    topics = (*TOPICS, Topic("Deep RL", "deep-rl", "", (), parent="reinforcement-learning"),
+              Topic("Atari Agents", "atari-agents", "", (), parent="deep-rl"))
+    papers = [paper(0, "Atari", "Agents for Atari.", tags=["Atari Agents"]),
+              paper(1, "Bandit Theory", "Regret bounds.", tags=["Reinforcement Learning"]),
+              paper(2, "Deep Q", "Deep Q-learning on images.", tags=["Computer Vision", "Deep RL"]),
+              paper(3, "Images", "Image classification.", tags=["Computer Vision"])]
+    index = check_topics(papers, topics)
+    assert index == {"reinforcement-learning": ["Atari", "Bandit Theory", "Deep Q"],
+                     "computer-vision": ["Deep Q", "Images"], "deep-rl": ["Atari", "Deep Q"], "atari-agents": ["Atari"]}
+
+
+def check_topics(papers: list[Paper], topics) -> dict[str, list[str]]:
+    """Topic slug -> the titles of the papers its filter holds."""
+    files = search_files(papers, topics)
+    docs = [json.loads(files[f"search/d/{d}.json"]) for d in range(len(papers))]
+    out = {}
+    for slug, _, deltas in json.loads(files["search/facets.json"])["topic"]:
+        d, out[slug] = 0, []
+        for delta in deltas:
+            d += delta
+            out[slug].append(docs[d]["title"])
+    return out
+
+
 def test_words_the_worker_orders_otherwise_are_found():
     """The worker binary-searches a shard's terms with JavaScript's ``<``, which compares
     UTF-16 code units; the terms were listed in Python's order, by code point. The two

@@ -212,11 +212,14 @@ def test_unlearning_abstract_is_tagged_unlearning_first(taxonomy):
     assert dict(result.tag_evidence)["Machine Unlearning"][:2] == ("machine unlearning", "forget set")
 
 
-def test_late_mention_of_rl_in_a_diffusion_abstract_adds_no_rl(taxonomy):
+def test_late_mention_of_rl_in_a_diffusion_abstract_comes_after_its_subjects(taxonomy):
+    # The rule fitted by venue (benchmarks/fit_topics.py) gives a third tag to a topic named once in
+    # the last sentence: F1 is the same as with fewer tags, and more papers keep their primary
+    # topic. What must hold is that the mention never outranks what the paper is about.
     text = (FIXTURES / "abstract_diffusion_late_rl_mention.txt").read_text(encoding="utf-8").strip()
     result = tag_paper(paper(text), taxonomy)
     assert result.tags[0] == "Generative Models"
-    assert "Reinforcement Learning" not in result.tags
+    assert "Reinforcement Learning" not in result.tags[:2]
 
 
 def test_mission_seeds_get_subject_tags(taxonomy):

@@ -48,7 +48,7 @@
     return "hsl(" + hue + ", 65%, " + (dark() ? "64%" : "42%") + ")";
   }
 
-  // map.json: {topics: [{name, slug}], venues: [{name, slug}], aliases: {id: id},
+  // map.json: {topics: [{name, slug, parent?}], venues: [{name, slug}], aliases: {id: id},
   //            papers: [[id, x, y, [topic indices], venue index, title], ...]},
   // x and y integers from 0 to 10000.
   function decode(data) {
@@ -518,6 +518,16 @@
     var topic = -1, venue = -1, topicSlug = this.topic.value, venueSlug = this.venue.value;
     for (var t = 0; t < d.topics.length; t++) if (d.topics[t].slug === topicSlug) topic = t;
     for (var v = 0; v < d.venues.length; v++) if (d.venues[v].slug === venueSlug) venue = v;
+    // A topic holds the papers of the topics inside it (parent: a slug), as its page does.
+    var inside = new Uint8Array(d.topics.length);
+    if (topic >= 0) {
+      for (var k = 0; k < d.topics.length; k++) {
+        for (var at = d.topics[k], steps = 0; at && steps <= d.topics.length; steps++) {
+          if (at.slug === topicSlug) { inside[k] = 1; break; }
+          at = at.parent ? d.topics.find(function (u) { return u.slug === at.parent; }) : null;
+        }
+      }
+    }
     var terms = highlightTerms(this.q.value);
     var texts = terms.length ? words(d) : null;
     var shown = 0, mask = null, matches = [];
@@ -525,7 +535,7 @@
       mask = new Uint8Array(d.n);
       for (var i = 0; i < d.n; i++) {
         if (venue >= 0 && d.venue[i] !== venue) continue;
-        if (topic >= 0 && d.topicsOf[i].indexOf(topic) < 0) continue;
+        if (topic >= 0 && !d.topicsOf[i].some(function (t) { return inside[t]; })) continue;
         var ok = true;
         for (var w = 0; w < terms.length && ok; w++) ok = texts[i].indexOf(" " + terms[w]) >= 0;
         if (!ok) continue;

@@ -90,6 +90,27 @@ class Topic:
     parent: str = ""
 
 
+def parent_names(topics: Iterable[Topic]) -> dict[str, str]:
+    """Topic name -> the name of the topic it sits in (``Topic.parent``), for the topics that have one."""
+    topics = list(topics)
+    by_slug = {t.slug: t for t in topics}
+    return {t.name: by_slug[t.parent].name for t in topics if t.parent in by_slug}
+
+
+def with_parents(tags: Iterable[str], parents: dict[str, str]) -> list[str]:
+    """The topic names ``tags`` and, after them, the topics they sit in (``parents``, from
+    :func:`parent_names`), each once: every topic whose page, feed and filters hold the paper."""
+    tags = list(tags)
+    out: list[str] = []
+    for t in tags:
+        while t not in out:
+            out.append(t)
+            if t not in parents:
+                break
+            t = parents[t]
+    return sorted(out, key=lambda t: t not in tags)  # stable: the tags first, in their order
+
+
 class Digest:
     """The deduplicated papers, sorted by id, with the queries pages need."""
 
@@ -119,30 +140,19 @@ class Digest:
         """Topic name -> visible papers tagged with it or with a topic inside it (a child, a
         grandchild: ``Topic.parent``), for every topic (possibly empty)."""
         out: dict[str, list[Paper]] = {t.name: [] for t in self.topics}
+        parents = parent_names(self.topics)
         for p in self.visible():
-            for t in self.with_parents(p.tags):
+            for t in with_parents(p.tags, parents):
                 out.setdefault(t, []).append(p)
         return out
 
     def with_parents(self, tags: Iterable[str]) -> list[str]:
         """The topic names ``tags`` and, after them, the topics they sit in, each once."""
-        parent = {t.name: self._by_slug[t.parent].name for t in self.topics if t.parent in self._by_slug}
-        out: list[str] = []
-        for t in tags:
-            while t not in out:
-                out.append(t)
-                if t not in parent:
-                    break
-                t = parent[t]
-        return sorted(out, key=lambda t: t not in tags)  # stable: the tags first, in their order
+        return with_parents(tags, parent_names(self.topics))
 
     def children(self, topic: Topic) -> list[Topic]:
         """The topics whose parent is ``topic``, in taxonomy order."""
         return [t for t in self.topics if t.parent == topic.slug]
-
-    @property
-    def _by_slug(self) -> dict[str, Topic]:
-        return {t.slug: t for t in self.topics}
 
     def by_venue(self) -> dict[tuple[str, int], list[Paper]]:
         """(venue, year) -> visible papers, sorted by venue then year."""

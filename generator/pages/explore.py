@@ -11,7 +11,7 @@ titles)::
 
     {"version": 1,
      "span": 123.456,                                        # the layout's size before normalising
-     "topics": [{"name": "...", "slug": "..."}, ...],       # taxonomy order
+     "topics": [{"name": "...", "slug": "...", "parent": "<slug>"}, ...],  # taxonomy order; parent if any
      "venues": [{"name": "ICML 2026", "slug": "icml-2026"}, ...],
      "aliases": {"<merged id>": "<paper id>", ...},
      "papers": [["<id>", x, y, [topic indices], venue index, "<title>"], ...]}
@@ -67,7 +67,8 @@ def render_map_json(digest: Digest, coordinates: Mapping[str, tuple[float, float
     data = {
         "version": 1,
         "span": round(span, 3) if math.isfinite(span) else 0.0,  # JSON has no infinity
-        "topics": [{"name": t.name, "slug": t.slug} for t in digest.topics],
+        # a topic's parent, so that the map's topic filter shows the papers of the topics inside it
+        "topics": [{"name": t.name, "slug": t.slug, **({"parent": t.parent} if t.parent else {})} for t in digest.topics],
         "venues": [{"name": f"{v} {y}", "slug": venue_slug(v, y)} for v, y in venues],
         "aliases": dict(sorted(aliases.items())),
         "papers": rows,
@@ -117,10 +118,12 @@ def _integer(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _names(value: object) -> bool:
-    """A list of ``{"name": ..., "slug": ...}`` strings, as topics and venues are written."""
+def _names(value: object, optional: frozenset[str] | set[str] = frozenset()) -> bool:
+    """A list of ``{"name": ..., "slug": ...}`` strings (and the ``optional`` keys), as topics and
+    venues are written."""
     return isinstance(value, list) and all(
-        isinstance(v, dict) and v.keys() == {"name", "slug"} and all(isinstance(x, str) for x in v.values()) for v in value)
+        isinstance(v, dict) and {"name", "slug"} <= v.keys() <= {"name", "slug", *optional}
+        and all(isinstance(x, str) for x in v.values()) for v in value)
 
 
 def _map_problem(data: object) -> str | None:
@@ -129,7 +132,7 @@ def _map_problem(data: object) -> str | None:
         return f"it is not a version 1 map with exactly the keys {', '.join(sorted(_KEYS))}"
     if not isinstance(data["span"], (int, float)) or isinstance(data["span"], bool):
         return "its span is not a number"
-    if not _names(data["topics"]) or not _names(data["venues"]):
+    if not _names(data["topics"], optional={"parent"}) or not _names(data["venues"]):
         return "its topics or venues are not lists of names and slugs"
     aliases = data["aliases"]
     if not isinstance(aliases, dict) or not all(isinstance(v, str) and _ID.fullmatch(k) and _ID.fullmatch(v)

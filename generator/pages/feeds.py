@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 
 from generator.core.markup import to_plain
-from generator.core.model import Paper, Topic
+from generator.core.model import Paper, Topic, parent_names, with_parents
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_SIZE = 50
@@ -148,8 +148,10 @@ def render_feeds(
     dated = newest(papers, added, len(papers))
     files = {FEED_PATH: render_feed(FEED_PATH, SITE_TITLE, "", dated[:size], built, site_url)}
     by_topic: dict[str, list[tuple[Paper, datetime]]] = {t.name: [] for t in topics}
+    parents = parent_names(topics)
     for p, when in dated:
-        for name in p.tags:
+        # a topic's feed holds what its page lists: its papers and those of the topics inside it
+        for name in with_parents(p.tags, parents):
             if name in by_topic and len(by_topic[name]) < size:
                 by_topic[name].append((p, when))
     for t in topics:

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from generator.core.markup import to_plain
-from generator.core.model import Paper, Topic
+from generator.core.model import Paper, Topic, parent_names, with_parents
 from generator.seeds.venues import venue_slug
 
 VERSION = 2
@@ -145,14 +145,16 @@ def _delta(ids: Sequence[int]) -> list[int]:
 
 
 def facets(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict:
-    """Each filter value with its papers (by number, delta-encoded)."""
+    """Each filter value with its papers (by number, delta-encoded). A topic holds the papers
+    tagged with it or with a topic inside it, as its page does."""
     slugs = {t.name: t.slug for t in topics}
+    parents = parent_names(topics)
     by_topic: dict[str, list[int]] = defaultdict(list)
     by_venue: dict[tuple[str, int], list[int]] = defaultdict(list)
     by_year: dict[int, list[int]] = defaultdict(list)
     code: list[int] = []
     for d, p in enumerate(papers):
-        for t in p.tags:
+        for t in with_parents(p.tags, parents):
             if t in slugs:
                 by_topic[t].append(d)
         by_venue[(p.venue, p.year)].append(d)

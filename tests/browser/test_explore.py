@@ -127,6 +127,29 @@ def test_many_points_are_drawn_in_their_topic_colours_and_filters_fade_the_rest(
 
 
 @pytest.mark.one_builder
+def test_a_parent_topics_filter_shows_the_papers_of_the_topics_inside_it(page, page_log, site_url, map_data):
+    small = {**map_data, "aliases": {},
+             "topics": [{"name": "Generative Models", "slug": "generative-models"},
+                        {"name": "GANs", "slug": "gans", "parent": "generative-models"},
+                        {"name": "Conditional GANs", "slug": "conditional-gans", "parent": "gans"},
+                        {"name": "Music", "slug": "music"}],
+             "venues": [{"name": "ICML 2026", "slug": "icml-2026"}],
+             "papers": [["a00000000000", 1000, 1000, [0], 0, "Broad"],
+                        ["b00000000000", 3000, 3000, [3, 1], 0, "Music with a GAN"],
+                        ["c00000000000", 5000, 5000, [2], 0, "Grandchild"],
+                        ["d00000000000", 7000, 7000, [3], 0, "Music alone"]]}
+    page.route("**/map.json", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(small)))
+    shown = {}
+    for slug in ("generative-models", "gans", "conditional-gans", "music"):
+        open_map(page, site_url, f"?topic={slug}")
+        shown[slug] = sorted(page.locator(".digest-map-list a").all_inner_texts())
+    assert shown == {"generative-models": ["Broad", "Grandchild", "Music with a GAN"],
+                     "gans": ["Grandchild", "Music with a GAN"], "conditional-gans": ["Grandchild"],
+                     "music": ["Music alone", "Music with a GAN"]}
+    assert page_log.problems() == []
+
+
+@pytest.mark.one_builder
 def test_a_paper_of_the_32769th_venue_is_on_the_map_and_in_its_venue_filter(page, page_log, site_url, map_data):
     """Each seed file names a venue, so 32,769 files (one abstract each) make as many venues.
     map.js kept each paper's venue index in an Int16Array, which wraps at 32,768: the later
@@ -203,19 +226,31 @@ def test_a_link_that_names_no_paper_opens_the_whole_map(page, page_log, site_url
 
 
 def test_topic_from_the_url_and_venue_from_the_menu_filter_the_map(page, page_log, site_url, papers, built):
-    topic_names = {t["slug"]: t["name"] for t in json.loads((built.site / "map.json").read_text())["topics"]}
-    counts = {slug: sum(name in p["tags"] for p in papers) for slug, name in topic_names.items()}
+    topics = json.loads((built.site / "map.json").read_text())["topics"]
+    topic_names = {t["slug"]: t["name"] for t in topics}
+    # a topic holds its own papers and those of the topics inside it, as its page does
+    inside = {t["slug"]: {t["name"]} for t in topics}
+    for t in topics:
+        at = t
+        while at.get("parent"):
+            inside[at["parent"]].add(t["name"])
+            at = next(u for u in topics if u["slug"] == at["parent"])
+
+    def holds(slug, p):
+        return bool(inside[slug] & set(p["tags"]))
+
+    counts = {slug: sum(holds(slug, p) for p in papers) for slug in topic_names}
     slug = max(counts, key=lambda s: (0 < counts[s] < len(papers), counts[s], s))
     open_map(page, site_url, f"?topic={slug}")
     assert page.locator("#digest-map-topic").input_value() == slug
     status = page.locator(".digest-map-status").inner_text()
     assert status == f"{counts[slug]} of {len(papers)} papers match in {topic_names[slug]}."
     listed = sorted(page.locator(".digest-map-list a").all_inner_texts())
-    assert listed == sorted(p["title"] for p in papers if topic_names[slug] in p["tags"])
+    assert listed == sorted(p["title"] for p in papers if holds(slug, p))
     venue = sorted({(p["venue"], p["year"]) for p in papers})[0]
     page.select_option("#digest-map-venue", label=f"{venue[0]} {venue[1]}")
     assert re.search(r"[?&]venue=[a-z0-9-]+", page.url) and f"topic={slug}" in page.url
-    both = [p for p in papers if topic_names[slug] in p["tags"] and (p["venue"], p["year"]) == venue]
+    both = [p for p in papers if holds(slug, p) and (p["venue"], p["year"]) == venue]
     assert page.locator(".digest-map-status").inner_text().startswith(f"{len(both)} of {len(papers)} papers match")
     assert page_log.problems() == []
 
