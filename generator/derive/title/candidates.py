@@ -550,6 +550,10 @@ def _ruled(found: Contribution | None, subject: list[str], sentences: list[str],
             elif topic() and not overlaps(body, topic()):
                 body += ["for"] + topic()
             out.append((_compose(found.name, body), NAMED))
+            if body != list(found.long):
+                # its name with its own long form alone ("SAD: Simplified Action Decoder"): what
+                # the paper calls its work, in one phrase, with nothing joined from elsewhere
+                out.append((_compose(found.name, list(found.long)), NAMED))
             if of and desc[prep - 1].lower() not in _KIND_OF:
                 out.append((_compose(found.name, desc), NAMED))  # "EDL: Information-Theoretic Measure of X"
         elif desc and not is_generic(desc):
