@@ -408,7 +408,7 @@ def derived(text: str, weights: Sequence[float] | None = None) -> tuple[str, flo
     keep = set(content_words(title))
     backed: list[tuple[int, int, int, str, float]] = []
     for k, option in enumerate(options):
-        if not option or option == title:
+        if not option or option == title or not _whole(Candidate(option, CONTRIBUTION, 0)):
             continue
         shared = len(keep.intersection(content_words(option)))
         if (conf >= BROKEN or not shared) and not long_form(option) and 3 * shared < 2 * len(keep):

@@ -253,9 +253,10 @@ def confidence(sentences: Sequence[str], title: str) -> float:
     if name and spells(name, words) and not any(w.lower() in PREPOSITIONS for w in words):
         return round(max(0.0, min(1.0, score)), 2)  # its own long form: the paper's words for its own name
     k = next((k for k, w in enumerate(words) if w.lower() in PREPOSITIONS), 0)
-    if name and k and spells(name, words[:k]) and backing(" ".join(words[k + 1:]), sentences) >= 0.5:
+    if name and k and spells(name, words[:k]) and backing(" ".join(words[k + 1:]), sentences) >= 0.6:
         # "SPORE: Spectral Regularized Orthonormal Embedding for Graph Transduction": its long
-        # form, and what it is for in a phrase of one sentence
+        # form, and what it is for in a phrase of its opening or of a sentence of its work (not
+        # of a contrast: "Unlike Poker and Dota, ...")
         return round(max(0.0, min(1.0, score - 0.1)), 2)
     # a phrase of the contribution statement keeps the score; of anything else it loses some;
     # words joined from different sentences lose most
