@@ -384,21 +384,17 @@ def derived(text: str, weights: Sequence[float] | None = None) -> tuple[str, flo
         return UNTITLED, 0.0  # nothing but a word too long for any title
     sentences = title_sentences(text)
     first = found[0]
+    pool: list[Candidate] = []
+    scores: dict[int, float] = {}
     if len(found) > 1:
         score_of = Scorer(context(text), weights or fitted_weights())
         pool = _named_first(found)
-        first = _in_the_field(min(pool, key=lambda c: (-score_of(c), c.rank)), pool, score_of)
+        scores = {id(c): score_of(c) for c in pool}
+        first = _in_the_field(min(pool, key=lambda c: (-scores[id(c)], c.rank)), pool, score_of)
     title = first.composed() or next(iter(ranked(text, weights)), UNTITLED)
     conf = confidence(sentences, title)
     if conf >= CONFIDENT:
         return title, conf
-    options: list[str] = []
-    name, colon, tail = title.partition(": ")
-    if colon and established(name):
-        options.append(tail[:1].upper() + tail[1:])  # "CLT: ...": an existing method is no name of the paper's
-    if len(found) > 1:
-        options += [c.composed() for c in sorted((c for c in pool if c is not first), key=lambda c: (-score_of(c), c.rank))[:TRIES - 1]]
-    options += _plain(found, sentences)
     # a broken title (cut, mangled, another's name) yields to any the abstract backs; one that is
     # only uncertain (words of two sentences, a passing phrase) to the paper's name with its own long
     # form, or to a backed title that keeps two thirds of its words: the same subject in the paper's
@@ -407,7 +403,7 @@ def derived(text: str, weights: Sequence[float] | None = None) -> tuple[str, flo
     # share sharing no word with the real title from 10.6% to 15.5%: it said less.)
     keep = set(content_words(title))
     backed: list[tuple[int, int, int, str, float]] = []
-    for k, option in enumerate(options):
+    for k, option in enumerate(_options(title, first, pool, scores, found, sentences)):
         if not option or option == title or not _whole(Candidate(option, CONTRIBUTION, 0)):
             continue
         shared = len(keep.intersection(content_words(option)))
@@ -421,6 +417,18 @@ def derived(text: str, weights: Sequence[float] | None = None) -> tuple[str, flo
         return title, conf
     *_, best_title, best_conf = min(backed)
     return best_title, best_conf
+
+
+def _options(title: str, first: Candidate, pool: list[Candidate], scores: dict[int, float],
+             found: Sequence[Candidate], sentences: list[str]):
+    """The titles a title the abstract does not back may yield to, composed one by one."""
+    name, colon, tail = title.partition(": ")
+    if colon and established(name):
+        yield tail[:1].upper() + tail[1:]  # "CLT: ...": an existing method is no name of the paper's
+    others = sorted((c for c in pool if c is not first), key=lambda c: (-scores[id(c)], c.rank))
+    for c in others[:TRIES - 1]:
+        yield c.composed()
+    yield from _plain(found, sentences)
 
 
 def _plain(found: Sequence[Candidate], sentences: list[str]) -> list[str]:

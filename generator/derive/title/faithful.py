@@ -82,6 +82,7 @@ _PUNCT_STOP = frozenset(",;:()[]{}\"“”")
 _MAX_WORDS = 12
 
 
+@lru_cache(maxsize=65536)
 def _fold(word: str) -> str:
     """A word's rough stem: no plural s, no -ing or -ed, no final e ("merging" = "merge" =
     "merges"): a title says "for Merging X" where the abstract says "to merge X"."""
@@ -158,14 +159,24 @@ def backing(tail: str, sentences: Sequence[str]) -> float:
     sentence (the field), 0.5 of any other sentence, 0 when no one sentence holds it."""
     need = _words(tail)
     best = 0.0
-    for i, s in enumerate(sentences):
-        if not _in_order(need, _words(s)):
+    for i, (words, stated, own) in enumerate(_read(tuple(sentences))):
+        if not _in_order(need, words):
             continue
-        end = _statement(s)
-        if end >= 0 and _in_order(need, _words(s[end:])):
+        if stated is not None and _in_order(need, stated):
             return 1.0
-        best = max(best, 0.7 if _own_sentence(s) else 0.6 if i == 0 else 0.5)
+        best = max(best, 0.7 if own else 0.6 if i == 0 else 0.5)
     return best
+
+
+@lru_cache(maxsize=16)
+def _read(sentences: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...] | None, bool], ...]:
+    """Each sentence's words, the words after its statement of the paper's work (or None), and
+    whether it speaks of the paper's work: read once per abstract, not once per title tried."""
+    out = []
+    for s in sentences:
+        end = _statement(s)
+        out.append((_words(s), _words(s[end:]) if end >= 0 else None, _own_sentence(s)))
+    return tuple(out)
 
 
 def established(name: str) -> bool:
@@ -178,6 +189,11 @@ def name_is_ours(name: str, sentences: Sequence[str]) -> bool:
     """Does the abstract present ``name`` as its own work? A sentence of ours holds it, or one
     that calls it proposed, novel, or gives it ("called X"); and it is no known method, nor a
     word only a link holds ("github.com/x/Foo")."""
+    return _name_is_ours(name, tuple(sentences))
+
+
+@lru_cache(maxsize=64)
+def _name_is_ours(name: str, sentences: tuple[str, ...]) -> bool:
     low = name.lower()
     pattern = re.compile(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])")
     holders = [s for s in sentences if pattern.search(s)]
@@ -242,11 +258,12 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         score -= 0.3
     elif says_little(words):
         score -= 0.3
-    if words and cut_verb(words[-1], " ".join(sentences)):
+    text = " ".join(sentences)
+    if words and cut_verb(words[-1], text):
         score -= 0.5
     if any(w.lower() in ANAPHORA for w in words):
         score -= 0.4  # "Accelerated Variant of These Methods": it points at a phrase the title lacks
-    if _mangled(title, " ".join(sentences)):
+    if _mangled(title, text):
         score -= 0.5
     if name and not name_is_ours(name, sentences):
         score -= 0.5
@@ -296,8 +313,32 @@ def cut_verb(word: str, text: str) -> bool:
     low = word.lower()
     if not low.endswith("ing") or len(low) < 6:
         return False
-    after = [m.group(1).lower() for m in re.finditer(rf"\b{re.escape(low)}\s+([\w-]+)", text.lower())]
+    after = _words_after(low, text.lower())
     return bool(after) and all(a in _OBJECT_OPENERS for a in after)
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _words_after(word: str, text: str) -> list[str]:
+    """The word after each whole ``word`` of ``text`` that a space follows (as the regular
+    expression ``\\bword\\s+([\\w-]+)`` finds them, without compiling one per word)."""
+    out = []
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if i == 0 or not _is_word_char(text[i - 1]):
+            k = j
+            while k < len(text) and text[k].isspace():
+                k += 1
+            end = k
+            while end < len(text) and (_is_word_char(text[end]) or text[end] == "-"):
+                end += 1
+            if k > j and end > k:
+                out.append(text[k:end])
+        i = text.find(word, i + 1)
+    return out
 
 
 def says_little(words: Sequence[str]) -> bool:
