@@ -9,7 +9,7 @@ from support import run_generator
 from generator.core.model import Paper, Source
 from generator.derive.title.candidates import title_sentences
 from generator.derive.title.choose import derived
-from generator.derive.title.faithful import CONFIDENT, confidence, name_is_ours, plain_title, spells
+from generator.derive.title.faithful import CONFIDENT, broken, confidence, name_is_ours, plain_title, spells
 from generator.derive.title.review import least_confident, report_least, uncertain
 from generator.seeds.identify import paper_id
 
@@ -60,6 +60,30 @@ def test_broken_titles_are_not_confident() -> None:
     assert confidence(s, "Deep Learning Architecture for Recovering Sparse Signals") == 1.0
     text = "We propose a convolutional network for capturing the structure of images."
     assert confidence(title_sentences(text), "Convolutional Network for Capturing") < CONFIDENT  # verb without object
+
+
+def test_only_cut_mangled_or_borrowed_name_titles_are_broken() -> None:
+    text = "We propose a deep learning architecture for recovering sparse signals from few measurements."
+    s = title_sentences(text)
+    assert broken("Deep Learning Architecture for Recovering Sparse", s)
+    assert broken("Deep Learning Architecturesk for Recovering Sparse Signals", s)
+    assert not broken("Deep Learning Architecture for Recovering Sparse Signals", s)
+    # an -ing form of a word the abstract writes otherwise is no broken word
+    video = title_sentences("We present a method that decomposes an input video into layered 2D atlases.")
+    assert not broken("Method for Decomposing an Input Video into Layered 2D Atlases", video)
+    clt = title_sentences("We study the central limit theorem (CLT) for stochastic gradient descent with constant step size.")
+    assert broken("CLT: Stochastic Gradient Descent with Constant Step Size", clt)
+    # a title joining phrases of two sentences is uncertain, not broken: it is kept
+    s = title_sentences(HANABI)
+    title = "Cooperative Card Game for Learning Conventions"
+    assert confidence(s, title) < CONFIDENT and not broken(title, s)
+
+
+def test_a_broken_title_keeps_the_papers_own_name() -> None:
+    text = ("Sparse signals are everywhere. We propose SparseNet, a deep learning architecture for recovering "
+            "sparse signals from few measurements. SparseNet is fast.")
+    title, _ = derived(text)
+    assert title.startswith("SparseNet"), title
 
 
 def test_plain_title_is_the_contribution_cut_where_its_phrase_ends() -> None:

@@ -214,24 +214,47 @@ def _names_the_object(sentence: str, name: str) -> bool:
     return any(w.strip(",.;:()") == name for w in rest)
 
 
-def _mangled(title: str, text: str) -> bool:
+def _mangled(title: str, sentences: Sequence[str]) -> bool:
     """Does the title hold a word the abstract never writes ("Networksk", "Unitsd")? Compared in
     lower case, as whole words; a word the title composes ("for Learning" of "to learn") aside."""
-    own = _abstract_words(text)
+    text = _lowered(tuple(sentences))
     for w in _WORD.findall(title.lower()):
-        if w in own or w in _STOP or w.isdigit():
+        if w in _STOP or w.isdigit() or _writes(text, w):
             continue
-        if w.endswith("ing") and (w[:-3] in own or w[:-3] + "e" in own or w[:-4] in own):
-            continue  # "Recovering" of "recover", "Merging" of "merge", "Controlling" of "control"
-        if w.endswith("ying") and w[:-4] + "ie" in own:
+        if w.endswith("ing") and len(w) > 5 and (_opens_a_word(text, w[:-3]) or (w[-4] == w[-5] and _writes(text, w[:-4]))):
+            continue  # "Recovering" of "recover", "Merging" of "merge", "Decomposing" of "decomposes", "Controlling" of "control"
+        if w.endswith("ying") and _writes(text, w[:-4] + "ie"):
             continue
         return True
     return False
 
 
-@lru_cache(maxsize=256)
-def _abstract_words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+@lru_cache(maxsize=16)
+def _lowered(sentences: tuple[str, ...]) -> str:
+    return " ".join(sentences).lower()
+
+
+def _opens_a_word(text: str, stem: str) -> bool:
+    """Does a word of the (lower-cased) text open with ``stem``?"""
+    i = text.find(stem)
+    while i >= 0:
+        if i == 0 or not _WORD.match(text[i - 1]):
+            return True
+        i = text.find(stem, i + 1)
+    return False
+
+
+def _writes(text: str, word: str) -> bool:
+    """Does the (lower-cased) text hold ``word`` as a whole word (a run of letters and digits)?"""
+    if not word:
+        return False
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not _WORD.match(text[i - 1])) and (j == len(text) or not _WORD.match(text[j])):
+            return True
+        i = text.find(word, i + 1)
+    return False
 
 
 def long_form(title: str) -> bool:
@@ -263,7 +286,7 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         score -= 0.5
     if any(w.lower() in ANAPHORA for w in words):
         score -= 0.4  # "Accelerated Variant of These Methods": it points at a phrase the title lacks
-    if _mangled(title, text):
+    if _mangled(title, sentences):
         score -= 0.5
     if name and not name_is_ours(name, sentences):
         score -= 0.5
@@ -279,6 +302,24 @@ def confidence(sentences: Sequence[str], title: str) -> float:
     # words joined from different sentences lose most
     score -= 1.0 - max(backing(tail, sentences), _composed_backing(tail, sentences))
     return round(max(0.0, min(1.0, score)), 2)
+
+
+def broken(title: str, sentences: Sequence[str]) -> bool:
+    """Is the title broken, not only uncertain? Cut where no phrase ends ("... for Recovering
+    Sparse", "... Network for Capturing"), holding a word the abstract never writes
+    ("Networksk"), or with an existing method for its name ("CLT: ...") the paper does not give
+    itself. (A name the paper does not present as its own in so many words, "SVD-softmax targets
+    ...", or one only its code's address holds, "github.com/x/L-OBS", is as often the name the
+    paper's real title has: such a title is uncertain, not broken.)"""
+    if not title or title == UNTITLED:
+        return True
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        name, tail = "", title
+    words = tail.split()
+    return not ends_a_phrase(words) or _mangled(title, sentences) \
+        or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
+        or bool(name and established(name) and not name_is_ours(name, sentences))
 
 
 # A title composed of two phrases, "X for Y": what the paper offers for what it is about. Each
