@@ -62,22 +62,21 @@ CONFIDENT = 0.75
 UNTITLED = "Untitled"
 
 _WORD = re.compile(r"[^\W_]+")
-_OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work|study|article|thesis)|[Hh]ere,? we|I)\b")
-_PRESENTED = re.compile(r"\b(?:proposed|novel|new|resulting|called|named|dubbed|termed|coined)\b")
+
+def _any_of(words: frozenset[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+_OURS = re.compile(rf"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:{_any_of(_W['own_work_nouns'])})|[Hh]ere,? we|I)\b")
+_GIVING = _any_of(_W["giving_words"])
+_PRESENTED = re.compile(rf"\b(?:{_any_of(_W['presenting_words'] | _W['giving_words'])})\b")
 # words a title leaves out of its phrase or adds to it
-_LOOSE = frozenset({"a", "an", "the", "our", "its", "their", "this", "these"}) | FILLER
+_LOOSE = _W["loose_words"] | FILLER
 # where the object of "we propose" stops being a phrase of its own: a clause, a comparison,
 # a means, a result ("..., which", "that", "by", "using", "achieving")
-_STOPS_OBJECT = frozenset({"which", "that", "who", "whose", "where", "wherein", "whereby", "while", "whilst",
-                           "when", "because", "since", "although", "though", "whereas", "thereby", "so",
-                           "by", "using", "through", "via", "leveraging", "achieving",
-                           "allowing", "enabling", "resulting", "yielding", "showing", "such", "than",
-                           "outperforming", "improving", "as", "is", "are", "can", "will", "was", "were",
-                           "has", "have", "be", "to", "under", "whose", "if", "including", "e.g", "i.e"})
+_STOPS_OBJECT = _W["object_stops"]
 # verbs that open a second clause of the statement ("we propose X and show ...")
-_NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | frozenset(
-    "show prove demonstrate evaluate conduct apply use derive obtain achieve establish provide "
-    "test compare validate verify discuss illustrate report find give train learn perform".split())
+_NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | _W["next_clause_verbs"]
 _PUNCT_STOP = frozenset(",;:()[]{}\"“”")
 _MAX_WORDS = 12
 
@@ -199,7 +198,7 @@ def _name_is_ours(name: str, sentences: tuple[str, ...]) -> bool:
     holders = [s for s in sentences if pattern.search(s)]
     if established(name) or low in COMMON_ACRONYMS or low.rstrip("s") in COMMON_ACRONYMS:
         # unless the paper gives the name itself: "a new method called SAGA" (not "we apply SVI")
-        given = re.compile(rf"\b(?:called|named|dubbed|termed|coined)\s+(?:it\s+)?{re.escape(name)}(?![\w-])")
+        given = re.compile(rf"\b(?:{_GIVING})\s+(?:it\s+)?{re.escape(name)}(?![\w-])")
         return any(_own_sentence(s) and (given.search(s) or _names_the_object(s, name)) for s in holders)
     return any(_own_sentence(s) or _PRESENTED.search(s) for s in holders)
 
@@ -274,7 +273,7 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         name, tail = "", title
     score = 1.0
     words = tail.split()
-    if not ends_a_phrase(words):
+    if not ends_a_phrase(words) or _cut_idiom(words):
         score -= 0.5
     content = [w for w in _WORD.findall(tail.lower()) if w not in _STOP]
     if len(content) < 2 and not (name and content):
@@ -317,9 +316,17 @@ def broken(title: str, sentences: Sequence[str]) -> bool:
     if not colon:
         name, tail = "", title
     words = tail.split()
-    return not ends_a_phrase(words) or _mangled(title, sentences) \
+    return not ends_a_phrase(words) or _cut_idiom(words) or _mangled(title, sentences) \
         or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
         or bool(name and established(name) and not name_is_ours(name, sentences))
+
+
+_CUT_IDIOMS = _W["cut_idioms"]
+
+
+def _cut_idiom(words: Sequence[str]) -> bool:
+    """Does the title end inside an idiom ("... with Respect", "... in Order", "... Due")?"""
+    return bool(words) and (words[-1].lower() in _CUT_IDIOMS or " ".join(words[-2:]).lower() in _CUT_IDIOMS)
 
 
 # A title composed of two phrases, "X for Y": what the paper offers for what it is about. Each
@@ -344,8 +351,7 @@ def ends_a_phrase(words: Sequence[str]) -> bool:
 
 # What opens a verb's object: after "capturing", "satisfying", "considering" the abstract goes on
 # with what is captured, satisfied, considered, and a title ending on the verb is cut.
-_OBJECT_OPENERS = ARTICLES | frozenset("this these those their its our each every both all any some such "
-                                       "how whether what which certain".split())
+_OBJECT_OPENERS = ARTICLES | _W["object_openers"]
 
 
 def cut_verb(word: str, text: str) -> bool:
@@ -391,8 +397,7 @@ def says_little(words: Sequence[str]) -> bool:
                or w.rstrip("s") in _VERY_COMMON or w in _VERY_COMMON or w in _LITTLE for w in content)
 
 
-_LITTLE = frozenset("much simpler better alternative source success types type function functions question "
-                    "questions side information capturing".split())
+_LITTLE = _W["says_little_words"]
 
 
 def _object(sentence: str) -> list[str]:
