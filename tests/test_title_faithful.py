@@ -79,7 +79,7 @@ def test_only_cut_mangled_or_borrowed_name_titles_are_broken() -> None:
     assert confidence(s, title) < CONFIDENT and not broken(title, s)
 
 
-def test_a_broken_title_keeps_the_papers_own_name() -> None:
+def test_the_papers_own_name_stays_in_its_title() -> None:
     text = ("Sparse signals are everywhere. We propose SparseNet, a deep learning architecture for recovering "
             "sparse signals from few measurements. SparseNet is fast.")
     title, _ = derived(text)
