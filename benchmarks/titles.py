@@ -299,11 +299,22 @@ def main() -> int:
         print(f"{field:<34}{n:>7}  {topic:<44}{f1:>6.3f}{n2:>7}{f2:>7.3f}")
     print(f"{'mean':<85}{mean:>6.3f}{'':>7}{exact_mean:>7.3f}")
     print(f"\nCatch-all topic ({catch_all}) on {share:.1%} of papers")
+    from generator.derive.title.faithful import CONFIDENT
+    from generator.derive.title.review import UNCERTAIN
+    from generator.derive.title.choose import first_derived
+
+    confs = [c for _, c in first_derived(texts)]
+    print("\nConfidence of the derived titles (generator/derive/title/faithful.py), share per band:")
+    for name, idx in (("fitted on", [i for i, r in enumerate(rows) if r.fitted]), ("reported on", [i for i, r in enumerate(rows) if not r.fitted])):
+        cs = [confs[i] for i in idx]
+        bands = [sum(lo <= c < hi for c in cs) / len(cs) for lo, hi in ((0, 0.5), (0.5, UNCERTAIN), (UNCERTAIN, CONFIDENT), (CONFIDENT, 1.01))]
+        print(f"  {name:<12} <0.5 {bands[0]:.1%}  <{UNCERTAIN} (asked for) {bands[1]:.1%}  <{CONFIDENT} {bands[2]:.1%}  confident {bands[3]:.1%}")
     if args.show:
+        # fitted venues only: the reported-on venues' real titles are for blind grading, not for reading
         rng = random.Random(args.seed)
-        print(f"\n{args.show} random papers (seed {args.seed}):")
-        for i in sorted(rng.sample(range(len(rows)), args.show)):
-            print(f"\n[{rows[i].venue} {rows[i].where}]\n  real:    {rows[i].title}\n  derived: {titles[i]}"
+        print(f"\n{args.show} random papers of the fitted venues (seed {args.seed}):")
+        for i in sorted(rng.sample([i for i, r in enumerate(rows) if r.fitted], args.show)):
+            print(f"\n[{rows[i].venue} {rows[i].where}]\n  real:    {rows[i].title}\n  derived: {titles[i]}  ({confs[i]:.2f})"
                   f"\n  tags:    {', '.join(tags[i])}")
     return 0
 

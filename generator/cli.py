@@ -1,4 +1,4 @@
-"""``python -m generator``: build the digest, or validate seed files.
+"""``python -m generator``: build the digest, validate seed files, or list uncertain titles.
 
 Every problem is printed as ``path:line: message`` on stderr and the command
 exits 1; a traceback is shown only with ``--debug``.
@@ -47,7 +47,21 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--base", metavar="COMMIT",
                    help="the commit the files are changed from (a pull request's base): papers it already had "
                         "are reported as such, and every change to them is told (default: the files are new)")
+    t = sub.add_parser("titles", help="list the digest's least confident derived titles with their abstracts")
+    t.add_argument("--least", type=int, default=50, help="how many titles to list (default: 50)")
+    t.add_argument("--seeds", type=Path, default=Path("seeds"), help="the digest's seed folder (default: seeds/)")
     return ap
+
+
+def cmd_titles(args: argparse.Namespace) -> int:
+    """The digest's least confident derived titles, for maintainers to correct in seeds/curation.yml."""
+    from generator.derive.title.review import least_confident, report_least
+    from generator.pipeline import derive
+
+    papers = parse_all(read_seeds(seed_paths([args.seeds])))
+    digest = derive(papers, load_taxonomy(), find_curation([args.seeds]))
+    sys.stdout.write(report_least(least_confident(digest, args.least)))
+    return 0
 
 
 def _messages(e: GeneratorError) -> list[str]:
@@ -111,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
     try:
-        return {"build": cmd_build, "compact": cmd_compact, "site": cmd_site, "validate": cmd_validate}[args.command](args)
+        return {"build": cmd_build, "compact": cmd_compact, "site": cmd_site, "validate": cmd_validate,
+                "titles": cmd_titles}[args.command](args)
     except GeneratorError as e:
         if args.debug:
             raise

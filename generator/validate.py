@@ -16,6 +16,7 @@ from generator.core.model import Digest, Paper, Source, Topic
 from generator.derive.cache import text_key
 from generator.derive.curate import Curation
 from generator.derive.published import PublishedPaper, edits_in_place
+from generator.derive.title.review import uncertain
 from generator.pipeline import derive_all
 from generator.seeds.identify import paper_id
 
@@ -152,6 +153,8 @@ def report_text(verdicts: Sequence[Verdict]) -> str:
         lines.append(f"  line {v.source.line}: {_status_text(v)}")
         if v.status == "new":
             lines.append(f"    title: {v.paper.title}")
+            if uncertain(v.paper):
+                lines.append(f"    (derived, uncertain: please give the real title in seeds/curation.yml under id {v.paper.id})")
             lines.append(f"    tags:  {', '.join(v.paper.tags)}")
     return "\n".join(lines) + "\n"
 
@@ -213,6 +216,8 @@ def _status_markdown(v: Verdict, base: str) -> str:
         if v.rewrite:
             status += f"; **{v.rewrite_as(md_text, md_quote)}**"
         return status
+    if v.status == "new" and uncertain(v.paper):
+        return f"new; title uncertain, please give the real one in seeds/curation.yml (id {md_text(v.paper.id)})"
     if v.status == "repeat":
         return f"repeats line {v.duplicate_of.line} of this file"
     return "new"
@@ -280,6 +285,9 @@ def report_markdown(verdicts: Sequence[Verdict], site_url: str = "", limit: int 
         out.append("")
     if hidden_files:
         out += [f"{hidden_files} more file(s) are not listed.", ""]
+    if any(v.status == "new" and uncertain(v.paper) for v in verdicts):
+        out += ["Titles are derived from the abstracts. Where one is marked uncertain, please add the paper's "
+                "real title to seeds/curation.yml under its id, as title: followed by the title in quotes.", ""]
     return "\n".join(out)
 
 

@@ -1,6 +1,8 @@
 """The render stage: pages whose front matter survives any title, HTML bodies, and papers.json."""
 from __future__ import annotations
 
+import dataclasses
+
 import gzip
 import html
 import json
@@ -105,6 +107,8 @@ def test_paper_page_front_matter_and_body():
         '<a href="../../venues/">Venues</a> · <a href="../../list/">All papers</a> · <a href="../../map/">Map</a> · '
         '<a href="../../reading-list/">Reading list</a></nav>\n'
         "<h1>A: &quot;B&quot;</h1>\n"
+        '<p class="digest-derived"><small>Title derived from the abstract, not the authors\' '
+        '(<a href="#sources">correct it</a>).</small></p>\n'
         '<p class="digest-meta"><a href="../../venues/neurips-2025/">NeurIPS 2025</a> · <a href="../../map/?paper=0123456789ab">On the map</a></p>\n'
         '<nav class="md-tags digest-topics" aria-label="Topics"><a class="md-tag" href="../../topics/generative-models/">Generative Models</a></nav>\n'
         '<div class="digest-abstract"><p>Diffusion models generate images of high quality but sample slowly because they need hundreds of '
@@ -321,3 +325,13 @@ def test_the_topics_index_shows_children_under_their_parent():
         ('<span class="digest-subtopic">↳ </span><a href="gans/">Generative Adversarial Networks</a>', "1"),
         ('<a href="machine-learning/">Machine Learning</a>', "0"),
     ]
+
+
+def test_a_derived_title_says_so_and_a_curated_one_does_not():
+    """Seeds hold abstracts only: a title the generator made is marked as such, with a link to
+    where it is corrected (issue 25: readers took derived titles for the authors')."""
+    derived, _ = front(render_paper(make("Derived Title"), SLUGS))
+    assert "Title derived from the abstract, not the authors' (<a href=\"#sources\">correct it</a>)" in derived
+    assert '<h2 id="sources">' in derived
+    curated, _ = front(render_paper(dataclasses.replace(make("Real Title"), curated=("title",)), SLUGS))
+    assert "Title derived from the abstract" not in curated

@@ -371,7 +371,9 @@ _WORD_LISTS = (
     "clause_words", "filler_adjectives", "partitive_nouns", "ground_nouns", "generic_heads", "common_acronyms", "availability_words",
     "subordinators", "background_verbs", "light_verbs", "contribution_gerunds", "vague_nouns",
     "self_reference", "known_names", "name_prefixes", "modifier_suffixes", "adverbs", "not_domain_words", "adjective_like_nouns", "not_link_names",
-    "cannot_end", "manner_nouns", "count_words", "adjectives_with_to",
+    "cannot_end", "manner_nouns", "count_words", "adjectives_with_to", "hanging_adjectives", "established_names",
+    "own_work_nouns", "giving_words", "presenting_words", "loose_words", "object_stops", "next_clause_verbs",
+    "object_openers", "says_little_words", "cut_idioms",
 )
 # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
 _WORDS = "words (quote on, no, yes)"

@@ -73,12 +73,19 @@ CRUMBS = (("", "Home"), ("topics/", "Topics"), ("venues/", "Venues"), ("list/", 
           ("map/", "Map"), ("reading-list/", "Reading list"))
 
 
+# Seeds hold abstracts only: a title a maintainer did not set is the generator's guess (issue 25:
+# readers took derived titles for the authors'); the sources section says where to correct it.
+DERIVED_NOTE = ('<p class="digest-derived"><small>Title derived from the abstract, not the authors\' '
+                '(<a href="#sources">correct it</a>).</small></p>')
+
+
 def _paper_head(p: Paper, slugs: dict[str, str], up: str) -> str:
     """What comes above the abstract: the sections, the title, venue and map links, topics."""
     crumbs = " · ".join(f'<a href="{up}{href}">{label}</a>' for href, label in CRUMBS)
     head = [
         f'<nav class="digest-crumbs" aria-label="The digest">{crumbs}</nav>',
         f"<h1>{esc(p.title)}</h1>",
+        *([] if "title" in p.curated else [DERIVED_NOTE]),
         f'<p class="digest-meta"><a href="{up}venues/{esc(venue_slug(p.venue, p.year))}/">{esc(f"{p.venue} {p.year}")}</a> · '
         f'<a href="{up}map/?paper={esc(p.id)}">On the map</a></p>',
     ]

@@ -97,7 +97,13 @@ _OURS_TEST = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 
 def title_sentences(text: str) -> list[str]:
     """The sentences titles are read from (:func:`_sentences` of the plain text)."""
-    return _sentences(plain(text))
+    return list(_title_sentences(text))
+
+
+@functools.lru_cache(maxsize=16)
+def _title_sentences(text: str) -> tuple[str, ...]:
+    # read once per abstract: the rules, the word model and the confidence all read them
+    return tuple(_sentences(plain(text)))
 
 
 # A single author speaks of the work as "I" and "my": "In this work I introduce ...", "My network
@@ -206,7 +212,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[
     ``quick`` stops at a contribution that needs nothing else to make the first title.
     """
     bold = _bold_spans(text)
-    sentences = _sentences(plain(text))
+    sentences = title_sentences(text)
     best: Contribution | None = None
     subject: list[str] = []
     weak_subject = False
@@ -550,6 +556,10 @@ def _ruled(found: Contribution | None, subject: list[str], sentences: list[str],
             elif topic() and not overlaps(body, topic()):
                 body += ["for"] + topic()
             out.append((_compose(found.name, body), NAMED))
+            if body != list(found.long):
+                # its name with its own long form alone ("SAD: Simplified Action Decoder"): what
+                # the paper calls its work, in one phrase, with nothing joined from elsewhere
+                out.append((_compose(found.name, list(found.long)), NAMED))
             if of and desc[prep - 1].lower() not in _KIND_OF:
                 out.append((_compose(found.name, desc), NAMED))  # "EDL: Information-Theoretic Measure of X"
         elif desc and not is_generic(desc):
@@ -585,7 +595,7 @@ def _ruled(found: Contribution | None, subject: list[str], sentences: list[str],
     if topic():
         out.append((_compose("", topic()), TOPIC))
     if not out:
-        first = _sentences(plain(text))
+        first = title_sentences(text)
         out.append((_compose("", first[0].split() if first else ["Untitled"]), FALLBACK))
     if _weak(out[0][0]):
         # "Ambiguity", "Banquet": a title that says nothing yields to one that does
@@ -641,7 +651,7 @@ class Candidate(NamedTuple):
         return self.title.partition(": ")[2] or self.title if self.title else " ".join(self.words)
 
     def composed(self) -> str:
-        return self.title or _compose(self.name, list(self.words))
+        return self.title or _composed(self.name, tuple(self.words))
 
 
 # The phrases of the paper's own sentences that a combined title may lead with ("X for Y"): the
@@ -660,6 +670,12 @@ OPENING = 4
 # A phrase and what it is for: at most this many words in all ("Tree-Guided MCMC Inference
 # for Normalized Random Measure Mixture Models").
 MAX_COMBINED = 11
+
+
+@functools.lru_cache(maxsize=512)
+def _composed(name: str, words: tuple[str, ...]) -> str:
+    # a candidate is composed when it is scored, chosen and tried again: once is enough
+    return _compose(name, list(words))
 
 
 def _lazy(kind: str, rank: int, sentence: int, ours: bool, words: tuple[str, ...], name: str = "",

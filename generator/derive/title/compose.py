@@ -71,8 +71,15 @@ def _before_participle(words: list[str]) -> list[str]:
     return words
 
 
+# A Greek letter stands for a symbol of the abstract's mathematics ("ε-differential privacy"): a
+# capital would be another symbol ("Ε-Differential"), so its case is kept.
+_GREEK = re.compile(r"^[\u0370-\u03ff\u1f00-\u1fff]")
+
+
 def _case(word: str, first: bool) -> str:
     if "-" not in word and "–" not in word:
+        if _GREEK.match(word):
+            return word
         low = word.lower()
         if ODD_CAPS.match(word) and not word.isupper():
             return word[0] + word[1:].lower()
@@ -85,7 +92,9 @@ def _case(word: str, first: bool) -> str:
     out = []
     for j, part in enumerate(parts):
         low = part.lower()
-        if ODD_CAPS.match(part) and not part.isupper():
+        if _GREEK.match(part):
+            out.append(part)
+        elif ODD_CAPS.match(part) and not part.isupper():
             out.append(part[0] + part[1:].lower())  # "LEak@k" -> "Leak@k"
         elif any(c.isupper() for c in part) or (j > 0 and len(part.rstrip(":")) == 1):
             out.append(part)  # "ViT", "NeRF", and the variable of "SAFE-k" / "top-k"

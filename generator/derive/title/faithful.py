@@ -1,0 +1,469 @@
+"""Faithfulness: how well the abstract itself backs a title, and the plain title to fall back on.
+
+A title an editor accepts says what the paper contributes in the paper's own words. Word
+overlap with real titles rewarded phrases of different sentences joined as "X for Y" and a
+baseline's name taken for the paper's (issue 25); this module judges a title by where its
+words come from instead:
+
+- its name, if any, is one the paper gives its own work (a sentence of "we" / "our" / "this
+  paper" holds it, or it is called "proposed", "novel", ...) and not an existing method's
+  (``established_names``, ``known_names``), nor a word found only in a link;
+- the words after the name are the name's own long form ("SAD: Simplified Action Decoder"), or
+  one phrase of one sentence, in order (articles and fillers such as "novel" aside), best of the
+  sentence that says what the paper proposes or studies;
+- every word is one the abstract writes (not "Networksk"), and the title ends where a phrase
+  ends and says more than one word of substance.
+
+:func:`confidence` gives a title its score from 0 to 1; :func:`plain_title` is the title that
+is always grammatical: the object of the contribution statement ("we propose ..."), cut where a
+phrase ends. Below :data:`CONFIDENT` a title is uncertain: it yields to the plain title when the
+abstract backs that better, maintainers see it first, and the pull-request summary asks for the
+real one.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from generator.core.text import tokens as tokenize
+from generator.derive.title.compose import _compose
+from generator.derive.title.phrases import _gerund, can_end, drop_fillers, trim
+from generator.derive.title.words import (
+    _CONTRIBUTION,
+    _STOP,
+    _SUBJECT,
+    _W,
+    ANAPHORA,
+    ARTICLES,
+    CLAUSE,
+    COMMON_ACRONYMS,
+    COUNTS,
+    FILLER,
+    GENERIC,
+    KNOWN_NAMES,
+    PARTITIVE,
+    PREPOSITIONS,
+    VAGUE,
+)
+
+_HANGING = _W["hanging_adjectives"]
+# words in more than this share of the fitted venues' abstracts (``common_words.json``) say little
+# of any one paper ("model", "learning", "data")
+_VERY_COMMON = frozenset(w for w, share in json.loads(Path(__file__).with_name("common_words.json").read_text(encoding="utf-8"))["share"].items()
+                         if share > 0.04)
+_ESTABLISHED = _W["established_names"]
+
+# Below this a title is one the abstract does not clearly back: it yields to a plain title the
+# abstract backs, is listed for maintainers, and the pull-request summary asks for the real one.
+CONFIDENT = 0.75
+UNTITLED = "Untitled"
+
+_WORD = re.compile(r"[^\W_]+")
+
+def _any_of(words: frozenset[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+_OURS = re.compile(rf"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:{_any_of(_W['own_work_nouns'])})|[Hh]ere,? we|I)\b")
+_GIVING = _any_of(_W["giving_words"])
+_PRESENTED = re.compile(rf"\b(?:{_any_of(_W['presenting_words'] | _W['giving_words'])})\b")
+# words a title leaves out of its phrase or adds to it
+_LOOSE = _W["loose_words"] | FILLER
+# where the object of "we propose" stops being a phrase of its own: a clause, a comparison,
+# a means, a result ("..., which", "that", "by", "using", "achieving")
+_STOPS_OBJECT = _W["object_stops"]
+# verbs that open a second clause of the statement ("we propose X and show ...")
+_NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | _W["next_clause_verbs"]
+_PUNCT_STOP = frozenset(",;:()[]{}\"“”")
+_MAX_WORDS = 12
+
+
+@lru_cache(maxsize=65536)
+def _fold(word: str) -> str:
+    """A word's rough stem: no plural s, no -ing or -ed, no final e ("merging" = "merge" =
+    "merges"): a title says "for Merging X" where the abstract says "to merge X"."""
+    w = word.lower()
+    if w.endswith("s") and len(w) > 3 and not w.endswith("ss"):
+        w = w[:-1]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    """Lower-cased, folded words without the ones a title may leave out or add."""
+    return tuple(_fold(w) for w in _WORD.findall(text.lower()) if w not in _LOOSE and w not in _STOP)
+
+
+def spells(name: str, words: Sequence[str]) -> bool:
+    """Does ``words`` spell ``name`` ("Simplified Action Decoder" spells "SAD")? The name's
+    letters in order among the words' letters, its first the first word's first."""
+    letters = [c for c in name.lower() if c.isalpha()]
+    content = [w.lower() for w in words if w.lower() not in _STOP]
+    if len(letters) < 2 or not content or letters[0] != content[0][0]:
+        return False
+    text = " ".join(content)
+    i = 0
+    for c in letters:
+        i = text.find(c, i)
+        if i < 0:
+            return False
+        i += 1
+    return True
+
+
+def _in_order(needle: Sequence[str], hay: Sequence[str], slack: int = 2) -> bool:
+    """Are ``needle``'s words in ``hay`` in order, within ``slack`` extra words of each other?"""
+    if not needle:
+        return True
+    n = len(needle)
+    first = needle[0]
+    for start, w in enumerate(hay):
+        if w != first:
+            continue
+        j, gaps = 1, 0
+        for h in hay[start + 1:]:
+            if j == n:
+                break
+            if h == needle[j]:
+                j += 1
+            else:
+                gaps += 1
+                if gaps > slack:
+                    break
+        if j == n:
+            return True
+    return False
+
+
+def _own_sentence(sentence: str) -> bool:
+    return _OURS.search(sentence) is not None
+
+
+def _statement(sentence: str) -> int:
+    """Where the sentence's statement of the paper's work ("we propose", "we study") ends, or -1."""
+    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+    return m.end() if m and _own_sentence(sentence) else -1
+
+
+def backing(tail: str, sentences: Sequence[str]) -> float:
+    """How the abstract backs a phrase: 1 as what a sentence says the paper proposes or studies
+    (after "we propose"), 0.7 as a phrase of another sentence about its work, 0.6 of its opening
+    sentence (the field), 0.5 of any other sentence, 0 when no one sentence holds it."""
+    need = _words(tail)
+    best = 0.0
+    for i, (words, stated, own) in enumerate(_read(tuple(sentences))):
+        if not _in_order(need, words):
+            continue
+        if stated is not None and _in_order(need, stated):
+            return 1.0
+        best = max(best, 0.7 if own else 0.6 if i == 0 else 0.5)
+    return best
+
+
+@lru_cache(maxsize=16)
+def _read(sentences: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...] | None, bool], ...]:
+    """Each sentence's words, the words after its statement of the paper's work (or None), and
+    whether it speaks of the paper's work: read once per abstract, not once per title tried."""
+    out = []
+    for s in sentences:
+        end = _statement(s)
+        out.append((_words(s), _words(s[end:]) if end >= 0 else None, _own_sentence(s)))
+    return tuple(out)
+
+
+def established(name: str) -> bool:
+    """Is ``name`` an existing method, theorem or model (``established_names``, ``known_names``)?"""
+    low = name.lower()
+    return low in _ESTABLISHED or low in KNOWN_NAMES or low.rstrip("s") in _ESTABLISHED
+
+
+def name_is_ours(name: str, sentences: Sequence[str]) -> bool:
+    """Does the abstract present ``name`` as its own work? A sentence of ours holds it, or one
+    that calls it proposed, novel, or gives it ("called X"); and it is no known method, nor a
+    word only a link holds ("github.com/x/Foo")."""
+    return _name_is_ours(name, tuple(sentences))
+
+
+@lru_cache(maxsize=64)
+def _name_is_ours(name: str, sentences: tuple[str, ...]) -> bool:
+    low = name.lower()
+    pattern = re.compile(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])")
+    holders = [s for s in sentences if pattern.search(s)]
+    if established(name) or low in COMMON_ACRONYMS or low.rstrip("s") in COMMON_ACRONYMS:
+        # unless the paper gives the name itself: "a new method called SAGA" (not "we apply SVI")
+        given = re.compile(rf"\b(?:{_GIVING})\s+(?:it\s+)?{re.escape(name)}(?![\w-])")
+        return any(_own_sentence(s) and (given.search(s) or _names_the_object(s, name)) for s in holders)
+    return any(_own_sentence(s) or _PRESENTED.search(s) for s in holders)
+
+
+def _names_the_object(sentence: str, name: str) -> bool:
+    """Does the name close the object of the sentence's "we propose" ("we introduce a new fast
+    incremental gradient method SAGA, ...")?"""
+    m = _CONTRIBUTION.search(sentence)
+    if not m:
+        return False
+    rest = sentence[m.end():].split()[:12]
+    return any(w.strip(",.;:()") == name for w in rest)
+
+
+def _mangled(title: str, sentences: Sequence[str]) -> bool:
+    """Does the title hold a word the abstract never writes ("Networksk", "Unitsd")? Compared in
+    lower case, as whole words; a word the title composes ("for Learning" of "to learn") aside."""
+    text = _lowered(tuple(sentences))
+    for w in _WORD.findall(title.lower()):
+        if w in _STOP or w.isdigit() or _writes(text, w):
+            continue
+        if w.endswith("ing") and len(w) > 5 and (_opens_a_word(text, w[:-3]) or (w[-4] == w[-5] and _writes(text, w[:-4]))):
+            continue  # "Recovering" of "recover", "Merging" of "merge", "Decomposing" of "decomposes", "Controlling" of "control"
+        if w.endswith("ying") and _writes(text, w[:-4] + "ie"):
+            continue
+        return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _lowered(sentences: tuple[str, ...]) -> str:
+    return " ".join(sentences).lower()
+
+
+def _opens_a_word(text: str, stem: str) -> bool:
+    """Does a word of the (lower-cased) text open with ``stem``?"""
+    i = text.find(stem)
+    while i >= 0:
+        if i == 0 or not _WORD.match(text[i - 1]):
+            return True
+        i = text.find(stem, i + 1)
+    return False
+
+
+def _writes(text: str, word: str) -> bool:
+    """Does the (lower-cased) text hold ``word`` as a whole word (a run of letters and digits)?"""
+    if not word:
+        return False
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not _WORD.match(text[i - 1])) and (j == len(text) or not _WORD.match(text[j])):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+def long_form(title: str) -> bool:
+    """Is the title a name with its own long form ("SAD: Simplified Action Decoder")?"""
+    name, colon, tail = title.partition(": ")
+    words = tail.split()
+    return bool(colon) and spells(name, words) and not any(w.lower() in PREPOSITIONS for w in words)
+
+
+def confidence(sentences: Sequence[str], title: str) -> float:
+    """How well the abstract (its sentences, :func:`.candidates.title_sentences`) backs ``title``,
+    from 0 to 1."""
+    if not title or title == UNTITLED:
+        return 0.0
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        name, tail = "", title
+    score = 1.0
+    words = tail.split()
+    if not ends_a_phrase(words) or _cut_idiom(words):
+        score -= 0.5
+    content = [w for w in _WORD.findall(tail.lower()) if w not in _STOP]
+    if len(content) < 2 and not (name and content):
+        score -= 0.3
+    elif says_little(words):
+        score -= 0.3
+    text = " ".join(sentences)
+    if words and cut_verb(words[-1], text):
+        score -= 0.5
+    if any(w.lower() in ANAPHORA for w in words):
+        score -= 0.4  # "Accelerated Variant of These Methods": it points at a phrase the title lacks
+    if _mangled(title, sentences):
+        score -= 0.5
+    if name and not name_is_ours(name, sentences):
+        score -= 0.5
+    if name and spells(name, words) and not any(w.lower() in PREPOSITIONS for w in words):
+        return round(max(0.0, min(1.0, score)), 2)  # its own long form: the paper's words for its own name
+    k = next((k for k, w in enumerate(words) if w.lower() in PREPOSITIONS), 0)
+    if name and k and spells(name, words[:k]) and backing(" ".join(words[k + 1:]), sentences) >= 0.6:
+        # "SPORE: Spectral Regularized Orthonormal Embedding for Graph Transduction": its long
+        # form, and what it is for in a phrase of its opening or of a sentence of its work (not
+        # of a contrast: "Unlike Poker and Dota, ...")
+        return round(max(0.0, min(1.0, score - 0.1)), 2)
+    # a phrase of the contribution statement keeps the score; of anything else it loses some;
+    # words joined from different sentences lose most
+    score -= 1.0 - max(backing(tail, sentences), _composed_backing(tail, sentences))
+    return round(max(0.0, min(1.0, score)), 2)
+
+
+def broken(title: str, sentences: Sequence[str]) -> bool:
+    """Is the title broken, not only uncertain? Cut where no phrase ends ("... for Recovering
+    Sparse", "... Network for Capturing"), holding a word the abstract never writes
+    ("Networksk"), or with an existing method for its name ("CLT: ...") the paper does not give
+    itself. (A name the paper does not present as its own in so many words, "SVD-softmax targets
+    ...", or one only its code's address holds, "github.com/x/L-OBS", is as often the name the
+    paper's real title has: such a title is uncertain, not broken.)"""
+    if not title or title == UNTITLED:
+        return True
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        name, tail = "", title
+    words = tail.split()
+    return not ends_a_phrase(words) or _cut_idiom(words) or _mangled(title, sentences) \
+        or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
+        or bool(name and established(name) and not name_is_ours(name, sentences))
+
+
+_CUT_IDIOMS = _W["cut_idioms"]
+
+
+def _cut_idiom(words: Sequence[str]) -> bool:
+    """Does the title end inside an idiom ("... with Respect", "... in Order", "... Due")?"""
+    return bool(words) and (words[-1].lower() in _CUT_IDIOMS or " ".join(words[-2:]).lower() in _CUT_IDIOMS)
+
+
+# A title composed of two phrases, "X for Y": what the paper offers for what it is about. Each
+# phrase whole in its own sentence, the first one of the paper's work, the second of the paper's
+# work or its opening: still words of two sentences, so never above this.
+COMPOSED = 0.6
+
+
+def _composed_backing(tail: str, sentences: Sequence[str]) -> float:
+    head, sep, rest = tail.partition(" for ")
+    if not sep or " for " in rest:
+        return 0.0
+    first, second = backing(head, sentences), backing(rest, sentences)
+    return COMPOSED if first >= 0.7 and second >= 0.6 else 0.0
+
+
+def ends_a_phrase(words: Sequence[str]) -> bool:
+    """Can a title end on the last of ``words``? Not on a word no phrase ends on, nor on an
+    adjective whose noun was cut off ("... among Diverse")."""
+    return bool(words) and can_end(words[-1]) and words[-1].lower() not in _HANGING
+
+
+# What opens a verb's object: after "capturing", "satisfying", "considering" the abstract goes on
+# with what is captured, satisfied, considered, and a title ending on the verb is cut.
+_OBJECT_OPENERS = ARTICLES | _W["object_openers"]
+
+
+def cut_verb(word: str, text: str) -> bool:
+    """Is ``word`` an -ing form the abstract only writes before its object ("... Network for
+    Capturing", of "capturing the ...")? Not "Learning" of "deep learning models"."""
+    low = word.lower()
+    if not low.endswith("ing") or len(low) < 6:
+        return False
+    after = _words_after(low, text.lower())
+    return bool(after) and all(a in _OBJECT_OPENERS for a in after)
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _words_after(word: str, text: str) -> list[str]:
+    """The word after each whole ``word`` of ``text`` that a space follows (as the regular
+    expression ``\\bword\\s+([\\w-]+)`` finds them, without compiling one per word)."""
+    out = []
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if i == 0 or not _is_word_char(text[i - 1]):
+            k = j
+            while k < len(text) and text[k].isspace():
+                k += 1
+            end = k
+            while end < len(text) and (_is_word_char(text[end]) or text[end] == "-"):
+                end += 1
+            if k > j and end > k:
+                out.append(text[k:end])
+        i = text.find(word, i + 1)
+    return out
+
+
+def says_little(words: Sequence[str]) -> bool:
+    """Does a phrase say nothing specific ("Two Questions", "Much Simpler Approach", "Types of
+    Functions")? Every content word a generic head, a vague noun, a filler, a count or a word
+    most abstracts use."""
+    content = [w for w in (x.lower() for x in words) if w not in _STOP and any(c.isalpha() for c in w)]
+    return all(w in GENERIC or w in VAGUE or w in FILLER or w in COUNTS or w in _HANGING or w in PARTITIVE
+               or w.rstrip("s") in _VERY_COMMON or w in _VERY_COMMON or w in _LITTLE for w in content)
+
+
+_LITTLE = _W["says_little_words"]
+
+
+def _object(sentence: str) -> list[str]:
+    """The object of the sentence's contribution verb ("we propose X ..."), up to where its
+    phrase ends; or []."""
+    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+    if not m:
+        return []
+    tokens = tokenize(sentence[m.end():])
+    if len(tokens) > 1 and tokens[0].lower() == "to":
+        tokens = [_gerund(tokens[1]).capitalize(), *tokens[2:]]  # "we propose to learn X": "Learning X"
+    if len(tokens) > 2 and tokens[0].lower() == "the" and tokens[1].lower() == "following":
+        tokens = tokens[2:]  # "we consider the following robust low-rank problem"
+    while tokens and tokens[0].lower() in ARTICLES | FILLER | {","}:
+        tokens = drop_fillers(tokens[1:] if tokens[0].lower() in ARTICLES else tokens)
+        if tokens and tokens[0].lower() in FILLER:
+            tokens = tokens[1:]
+    out: list[str] = []
+    i = 0
+    while i < len(tokens) and len(out) < _MAX_WORDS:
+        t = tokens[i]
+        low = t.lower()
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if low in ("and", "or") and out and (nxt.lower() in _NEXT_VERBS or nxt.lower().rstrip("s") in _NEXT_VERBS
+                                             or nxt.lower() in ARTICLES | ANAPHORA):
+            break  # "X and show that ...": a second verb, not more of the object
+        if low in ANAPHORA or low in ("it", "they", "them"):
+            return []  # "this algorithm": the phrase points elsewhere and says nothing on its own
+        if low == "to" and out and nxt.islower() and nxt.isalpha() and nxt not in _STOP \
+                and not nxt.endswith(("ed", "ing", "ly", "s")) and "for" not in (w.lower() for w in out):
+            # "X to resolve catastrophic forgetting": what it is for, said as a title says it
+            out += ["for", _gerund(nxt)]
+            i += 2
+            continue
+        if t in _PUNCT_STOP or (low in _STOPS_OBJECT or low in CLAUSE) and out:
+            break
+        if low in ARTICLES and out and out[-1].lower() not in PREPOSITIONS:
+            break  # "X the model learns": a new clause's subject
+        out.append(t)
+        i += 1
+    if len(out) >= _MAX_WORDS:
+        # cut where a phrase ends: before the last preposition that follows a word a title can end on
+        for k in range(len(out) - 1, 1, -1):
+            if out[k].lower() in PREPOSITIONS and ends_a_phrase(out[:k]):
+                out = out[:k]
+                break
+    out = [w for w in trim(out) if w.lower() not in ARTICLES or w is not out[0]]
+    while out and not ends_a_phrase(out):
+        out = trim(out[:-1])
+    return out
+
+
+def plain_title(sentences: Sequence[str], name: str = "") -> str:
+    """The plain title: what the first sentence of ours says the paper proposes or studies, cut
+    where its phrase ends (with the paper's own name when it has one); '' when no sentence says."""
+    for s in sentences:
+        if not _own_sentence(s):
+            continue
+        words = _object(s)
+        if len(words) >= 2 and not (name and name.lower() == " ".join(words).lower()):
+            if name and name in words:
+                words = trim([w for w in words if w != name]) or words
+            content = [w for w in words if w.lower() not in _STOP]
+            if len(content) < 2 or all(w.lower() in GENERIC or w.lower() in VAGUE for w in content):
+                continue  # "a new method": nothing said yet
+            title = _compose(name, words)
+            if title and ends_a_phrase(title.split()):
+                return title
+    return ""

@@ -1,0 +1,129 @@
+"""How well the abstract backs a title (its confidence), the plain title, the own name, the review
+list and ``python -m generator titles --least`` (issue 25)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import run_generator
+
+from generator.core.model import Paper, Source
+from generator.derive.title.candidates import title_sentences
+from generator.derive.title.choose import derived
+from generator.derive.title.faithful import CONFIDENT, broken, confidence, name_is_ours, plain_title, spells
+from generator.derive.title.review import least_confident, report_least, uncertain
+from generator.seeds.identify import paper_id
+
+HANABI = ("Hanabi is a cooperative card game. Unlike Poker and Dota, it requires reasoning about the beliefs "
+          "of others. We propose the Simplified Action Decoder (SAD), which lets agents learn conventions. "
+          "SAD sets a new state of the art on Hanabi.")
+
+
+def paper(pid: str, text: str, title: str, curated: tuple[str, ...] = ()) -> Paper:
+    return Paper(id=pid, text=text, venue="ICML", year=2026, sources=(Source("seeds/x.txt", 3),), title=title,
+                 curated=curated)
+
+
+def test_own_name_with_its_long_form_is_confident_and_chosen() -> None:
+    s = title_sentences(HANABI)
+    assert spells("SAD", "Simplified Action Decoder".split())
+    assert not spells("SAD", "Poker and Dota".split())
+    assert confidence(s, "SAD: Simplified Action Decoder") == 1.0
+    title, conf = derived(HANABI)
+    assert title.startswith("SAD: Simplified Action Decoder") and conf >= CONFIDENT, (title, conf)
+
+
+def test_phrases_of_different_sentences_are_not_backed() -> None:
+    s = title_sentences(HANABI)
+    assert confidence(s, "SAD: Simplified Action Decoder for Poker and Dota") < CONFIDENT
+    assert confidence(s, "Cooperative Card Game for Learning Conventions") < CONFIDENT
+
+
+def test_an_established_method_is_no_name_of_the_paper_unless_it_gives_it() -> None:
+    text = "We study the central limit theorem (CLT) for stochastic gradient descent with constant step size."
+    s = title_sentences(text)
+    assert not name_is_ours("CLT", s)
+    assert confidence(s, "CLT: Stochastic Gradient Descent with Constant Step Size") < CONFIDENT
+    given = title_sentences("In this work we introduce a new fast incremental gradient method called SAGA. SAGA is fast.")
+    assert name_is_ours("SAGA", given)
+
+
+def test_a_name_only_a_link_holds_is_not_the_papers() -> None:
+    text = "We propose a method for sparse coding of audio. Code: https://github.com/someone/Sparsey"
+    assert not name_is_ours("Sparsey", title_sentences(text))
+
+
+def test_broken_titles_are_not_confident() -> None:
+    text = "We propose a deep learning architecture for recovering sparse signals from few measurements."
+    s = title_sentences(text)
+    assert confidence(s, "Deep Learning Architecture for Recovering Sparse") < CONFIDENT  # cut before its noun
+    assert confidence(s, "Deep Learning Architecturesk for Recovering Sparse Signals") < CONFIDENT  # mangled
+    assert confidence(s, "Deep Learning Architecture for Recovering Sparse Signals") == 1.0
+    text = "We propose a convolutional network for capturing the structure of images."
+    assert confidence(title_sentences(text), "Convolutional Network for Capturing") < CONFIDENT  # verb without object
+
+
+def test_only_cut_mangled_or_borrowed_name_titles_are_broken() -> None:
+    text = "We propose a deep learning architecture for recovering sparse signals from few measurements."
+    s = title_sentences(text)
+    assert broken("Deep Learning Architecture for Recovering Sparse", s)
+    assert broken("Deep Learning Architecturesk for Recovering Sparse Signals", s)
+    assert not broken("Deep Learning Architecture for Recovering Sparse Signals", s)
+    # an -ing form of a word the abstract writes otherwise is no broken word
+    video = title_sentences("We present a method that decomposes an input video into layered 2D atlases.")
+    assert not broken("Method for Decomposing an Input Video into Layered 2D Atlases", video)
+    clt = title_sentences("We study the central limit theorem (CLT) for stochastic gradient descent with constant step size.")
+    assert broken("CLT: Stochastic Gradient Descent with Constant Step Size", clt)
+    # a title joining phrases of two sentences is uncertain, not broken: it is kept
+    s = title_sentences(HANABI)
+    title = "Cooperative Card Game for Learning Conventions"
+    assert confidence(s, title) < CONFIDENT and not broken(title, s)
+
+
+def test_the_papers_own_name_stays_in_its_title() -> None:
+    text = ("Sparse signals are everywhere. We propose SparseNet, a deep learning architecture for recovering "
+            "sparse signals from few measurements. SparseNet is fast.")
+    title, _ = derived(text)
+    assert title.startswith("SparseNet"), title
+
+
+def test_plain_title_is_the_contribution_cut_where_its_phrase_ends() -> None:
+    text = ("Catastrophic forgetting is a problem of neural networks. We propose incremental moment matching, "
+            "which matches the moments of posteriors, to overcome it.")
+    assert plain_title(title_sentences(text)) == "Incremental Moment Matching"
+    text = "We propose a simple method to learn sparse representations of graphs and show that it works."
+    assert plain_title(title_sentences(text)) == "Method for Learning Sparse Representations of Graphs"
+
+
+def test_plain_title_says_nothing_rather_than_point_elsewhere_or_say_little() -> None:
+    assert plain_title(title_sentences("We propose a multiprobe version of this algorithm.")) == ""
+    assert plain_title(title_sentences("We propose a new method. It is fast.")) == ""
+
+
+def test_review_lists_the_least_confident_derived_titles_first() -> None:
+    good = paper("a" * 12, HANABI, "SAD: Simplified Action Decoder")
+    bad = paper("b" * 12, HANABI, "Poker and Dota for Hanabi Agents")
+    curated = paper("c" * 12, HANABI, "Anything", curated=("title",))
+    assert uncertain(bad) and not uncertain(good) and not uncertain(curated)
+    rows = least_confident([good, bad, curated], 5)
+    assert [u.paper.id for u in rows] == ["b" * 12, "a" * 12]
+    text = report_least(rows[:1])
+    assert text.startswith(f"{'b' * 12}  0.") and "  seeds/x.txt:3\n  title:    Poker and Dota for Hanabi Agents\n" in text
+    assert f"  abstract: {HANABI}\n" in text
+    assert text.endswith('Correct a title in seeds/curation.yml, under the paper\'s id:  title: "The Real Title"\n')
+
+
+def test_titles_least_lists_derived_titles_with_their_abstracts(tmp_path: Path) -> None:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    other = ("Exploration is hard in large action spaces. We introduce count-based exploration with hashed "
+             "states, which scales to deep reinforcement learning.")
+    (seeds / "icml.txt").write_text(f"ICML 2026 Papers\n\n{HANABI}\n\n{other}\n", encoding="utf-8")
+    curated = paper_id(other)
+    (seeds / "curation.yml").write_text(f'{curated}:\n  title: "Count-Based Exploration"\n', encoding="utf-8")
+    result = run_generator("titles", "--least", "5", "--seeds", str(seeds), cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    out = result.stdout
+    assert out.startswith(f"{paper_id(HANABI)}  ") and "seeds/icml.txt:3" in out.splitlines()[0]
+    assert f"  abstract: {HANABI}\n" in out
+    assert curated not in out  # a maintainer's title is no guess
+    assert out.endswith('title: "The Real Title"\n')
