@@ -17,7 +17,7 @@ from generator.pipeline import build
 from generator.seeds.parse import parse_all
 from generator.seeds.read import display_path, read_seeds, read_seeds_at, seed_paths
 from generator.site.compact import compact_site
-from generator.site.stamp import build_site
+from generator.site.build import build_site
 from generator.validate import check, errors_markdown, report_markdown, report_text
 
 log = logging.getLogger("generator")
@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="derive everything and keep nothing")
     c = sub.add_parser("compact", help="after mkdocs build: take the templates' indentation out of the built pages")
     c.add_argument("site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)")
-    s = sub.add_parser("site", help="after build: mkdocs build --strict, with paper pages filled into one frame, then compact")
+    s = sub.add_parser("site", help="after build: docs/ into site/, writing only the files that changed (mkdocs build --strict when what it renders changed; paper pages filled into frames)")
     s.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="the MkDocs config (default: mkdocs.yml)")
     v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
     v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
@@ -74,8 +74,13 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
-    stamped, compacted = build_site(args.config)
-    log.info("site built: %d paper, listing and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
+    r = build_site(args.config)
+    if r.unchanged:
+        log.info("site up to date: %d files, none changed (MkDocs %s)", r.files, "ran" if r.mkdocs else "not run")
+        return 0
+    log.info("site built: %d files, %d written (%d HTML pages), %d removed; %d page(s) filled into their frames; MkDocs %s",
+             r.files, len(r.written), r.html_written, r.removed, r.stamped,
+             "ran" if r.mkdocs else "not run: nothing it renders changed")
     return 0
 
 
