@@ -11,14 +11,10 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ErrorList, GeneratorError
-from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
-from generator.derive.tag import load_taxonomy
-from generator.pipeline import build
-from generator.seeds.parse import parse_all
-from generator.seeds.read import display_path, read_seeds, read_seeds_at, seed_paths
-from generator.site.compact import compact_site
-from generator.site.build import build_site
-from generator.validate import check, errors_markdown, report_markdown, report_text
+
+# Each command imports what it runs when it runs: the pipeline's imports (numpy, scipy, the
+# title stage's tables) take most of a second, which `python -m generator site` with nothing
+# to do would otherwise spend ten times over.
 
 log = logging.getLogger("generator")
 
@@ -55,6 +51,9 @@ def _messages(e: GeneratorError) -> list[str]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from generator.pipeline import build
+    from generator.seeds.read import display_path
+
     result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy, args.cache)
     d = result.digest
     merged = sum(p.merged for p in d)
@@ -66,6 +65,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
+    from generator.seeds.read import display_path
+    from generator.site.compact import compact_site
+
     if not args.site.is_dir():
         raise GeneratorError("no built site here: run mkdocs build first", display_path(args.site))
     files, before, after = compact_site(args.site)
@@ -74,6 +76,8 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
+    from generator.site.build import build_site
+
     r = build_site(args.config)
     if r.unchanged:
         log.info("site up to date: %d files, none changed (MkDocs %s)", r.files, "ran" if r.mkdocs else "not run")
@@ -85,6 +89,12 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
+    from generator.derive.tag import load_taxonomy
+    from generator.seeds.parse import parse_all
+    from generator.seeds.read import read_seeds, read_seeds_at, seed_paths
+    from generator.validate import check, errors_markdown, report_markdown, report_text
+
     topics = load_taxonomy()
     try:
         # a file refused by name or kind is a problem of the pull request: the summary says so

@@ -37,6 +37,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from generator.core import outputs
 from generator.core.errors import GeneratorError
+from generator.derive.curate import CURATION_FILE
 from generator.pipeline import build
 from generator.site import tree
 from generator.site.build import build_site
@@ -208,24 +209,29 @@ def watched(seeds: Path, docs: Path, config: Path) -> dict[str, tuple[int, int, 
         out[str(path)] = (st.st_ino, st.st_size, st.st_mtime_ns)
 
     add(config)
+    for here, dirs, files in os.walk(seeds):  # what the generator reads there
+        for name in files:
+            if (name.endswith(".txt") or name == CURATION_FILE) and not name.startswith("."):
+                add(Path(here, name))
     theme = mkdocs_config(config).get("theme")
-    folders = [seeds]
-    if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str):
-        folders.append(config.parent / theme["custom_dir"])
+    generated = set(outputs.DIRS) | set(outputs.FILES)
+    folders = [docs] + ([config.parent / theme["custom_dir"]]
+                        if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) else [])
     for folder in folders:
         for here, dirs, files in os.walk(folder):
+            if here == str(docs):
+                dirs[:] = [d for d in dirs if d not in generated]
+                files = [f for f in files if f not in generated]
             for name in files:
-                add(Path(here, name))
-    generated = set(outputs.DIRS) | set(outputs.FILES)
-    for here, dirs, files in os.walk(docs):
-        rel = Path(here).relative_to(docs)
-        if rel == Path("."):
-            dirs[:] = [d for d in dirs if d not in generated]
-            files = [f for f in files if f not in generated]
-        for name in files:
-            if not name.startswith("."):
-                add(Path(here, name))
+                if not _scratch(name):
+                    add(Path(here, name))
     return out
+
+
+def _scratch(name: str) -> bool:
+    """A hidden file (an editor's swap file, the generator's staged write: MkDocs skips them too)
+    or an editor's backup: no reason to rebuild."""
+    return name.startswith((".", "#")) or name.endswith("~")
 
 
 def once(seeds: Path, docs: Path, config: Path) -> int:
