@@ -39,7 +39,6 @@ from generator.core import outputs
 from generator.core.errors import GeneratorError
 from generator.derive.curate import CURATION_FILE
 from generator.pipeline import build
-from generator.site import tree
 from generator.site.build import build_site
 from generator.site.config import mkdocs_config
 
@@ -235,12 +234,11 @@ def _scratch(name: str) -> bool:
 
 
 def once(seeds: Path, docs: Path, config: Path) -> int:
-    """One rebuild, as the preview runs it in its child process: the generator, then the site
-    step, which leaves the replaced site for the preview to remove while it serves."""
+    """One rebuild, as the preview runs it in its child process: the generator, then the site step."""
     start = time.perf_counter()
     result = build([seeds], docs, cache=config.resolve().parent / ".cache" / "derived.json")
     generated = time.perf_counter()
-    site = build_site(config, keep_replaced=True)
+    site = build_site(config)
     done = time.perf_counter()
     what = ("nothing changed" if site.unchanged else
             f"{site.html_written} HTML page(s) and {len(site.written) - site.html_written} other file(s) written, "
@@ -268,7 +266,6 @@ class Builder:
         self.args = ["--seeds", str(seeds), "--docs", str(docs), "--config", str(config)]
         self.site, self.state = site, state
         self.child: subprocess.Popen | None = None
-        self.tidying: threading.Thread | None = None
 
     def _identity(self) -> int | None:
         try:
@@ -287,7 +284,6 @@ class Builder:
         code = self.child.wait()
         self.child.stdout.close()
         self.child = None
-        self._tidy()
         if code:
             if problems:
                 print(problems, file=sys.stderr, flush=True)
@@ -296,15 +292,6 @@ class Builder:
             return False
         self.state.update(self._identity() != before, None)
         return True
-
-    def _tidy(self) -> None:
-        """Remove replaced sites in a thread of this process, while the new one is served."""
-        if self.tidying is not None and self.tidying.is_alive():
-            return
-        done = [p for kind in ("building", "removing") for p in self.site.parent.glob(f".{self.site.name}.{kind}-*")]
-        if done:
-            self.tidying = threading.Thread(target=lambda: [tree.remove(p) for p in done], daemon=True)
-            self.tidying.start()
 
     def stop(self) -> None:
         """Stop a running build: Ctrl-C to its group (the generator undoes a half-done write), then SIGKILL."""
@@ -370,13 +357,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if args.once:
+        # Ctrl-C is how the preview stops a build (the generator then undoes a half-done write),
+        # also where the preview was started with SIGINT ignored (a background job of a script)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return once(args.seeds, args.docs, args.config)
         except GeneratorError as e:
             for m in getattr(e, "errors", None) or [e]:
                 print(m, flush=True)  # on stdout: the preview shows it on the page too
             return 1
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _stop_on_signal)
     root = args.config.resolve().parent
     site = root / (mkdocs_config(args.config).get("site_dir") or "site")

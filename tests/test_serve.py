@@ -174,7 +174,7 @@ def test_a_save_shows_at_its_address_a_broken_seed_keeps_the_last_page_and_sigte
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert not list(project.glob(".site.*"))  # no replaced site left beside site/
+    assert [p.name for p in project.glob(".site.*")] == [".site.previous"]  # kept to stage the next build in
 
 
 def test_ctrl_c_in_the_middle_of_a_build_stops_it_and_leaves_the_port_free(project):

@@ -13,11 +13,11 @@
    when it was written (``.cache/site/site.json`` records both, and the file's signature,
    checked against site/); else it is stamped again.
 4. **Nothing changed**: if every file of site/ is already what the plan says, stop here.
-5. **Stage** the next site beside ``site/`` (:mod:`generator.site.tree`): its folders, a hard
-   link for every file whose bytes are unchanged, a new file for each page stamped anew whose
-   bytes differ from the last site's.
-6. **Swap** it into place in one step and record it; then remove the replaced site (its files
-   are mostly links, so that is names, not data).
+5. **Stage** the next site beside ``site/`` (:mod:`generator.site.tree`), in the site the last
+   build replaced: a hard link for every file whose bytes are unchanged (only the names that
+   differ change), a new file for each page stamped anew whose bytes differ from the last site's.
+6. **Swap** it into place in one step and record it; the replaced site is kept, for the next
+   build to stage in.
 
 A build stopped at any point leaves the last site whole; the next one removes what it left.
 """
@@ -54,7 +54,6 @@ class SiteResult:
     removed: int = 0  # files the last site had and this one has not
     mkdocs: bool = False  # whether MkDocs ran (else its kept output was used)
     unchanged: bool = False  # the site was already this build: nothing was staged
-    replaced: Path | None = None  # where the replaced site is, until it is removed
 
     @property
     def html_written(self) -> int:
@@ -116,12 +115,6 @@ def _write_record(path: Path, version: str, frames: str, pages: dict[str, list[i
     os.replace(tmp, path)
 
 
-def _link_chunk(items, staging: str) -> list[None]:
-    for src, rel in items:
-        tree.link(src, os.path.join(staging, rel))
-    return []
-
-
 class _Laps:
     def __init__(self) -> None:
         self.last = time.perf_counter()
@@ -132,17 +125,15 @@ class _Laps:
         self.last = now
 
 
-def build_site(config: Path = Path("mkdocs.yml"), keep_replaced: bool = False) -> SiteResult:
-    """Build ``site_dir`` from ``docs_dir`` (see the module's docstring). With ``keep_replaced``,
-    the replaced site is left for the caller to remove (:func:`generator.site.tree.remove`:
-    the preview does it while it serves)."""
+def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
+    """Build ``site_dir`` from ``docs_dir`` (see the module's docstring)."""
     lap = _Laps()
     data = mkdocs_config(config)
     root = config.resolve().parent
     docs = root / (data.get("docs_dir") or "docs")
     site = root / (data.get("site_dir") or "site")
     cache = root / CACHE
-    remover = tree.clear_leftovers(site)
+    adopted, remover = tree.adopt(site)
     staging = tree.staging(site)
     try:
         version = generator_version()
@@ -186,12 +177,16 @@ def build_site(config: Path = Path("mkdocs.yml"), keep_replaced: bool = False) -
             result.unchanged = True
             return result
 
-        tree.remove(staging)
-        staging.mkdir()
-        tree.make_dirs(staging, outputs)
-        pairs = [(path, rel) for rel, (path, _) in links.items()]
-        pairs += [(old[output_of(rel)].path, output_of(rel)) for rel in keep]
-        map_chunks(partial(_link_chunk, staging=os.fspath(staging)), pairs)
+        # The replaced site (kept by the last build) becomes the staging folder: only the names
+        # that differ change. Each stamped page's name is emptied for the workers to write.
+        wanted: dict[str, tuple[str, int] | None] = dict(links)
+        for rel, was in keep.items():
+            wanted[output_of(rel)] = (old[output_of(rel)].path, was[4])
+        for rel in todo:
+            wanted[output_of(rel)] = None
+        if adopted is None:
+            staging.mkdir()
+        tree.sync(staging, wanted)
         lap("link")
         frames = read_frames(docs, made.root)
         stamped = map_chunks(partial(stamp_chunk, frames=frames, docs=docs, staging=staging, last=site), sorted(todo))
@@ -205,19 +200,13 @@ def build_site(config: Path = Path("mkdocs.yml"), keep_replaced: bool = False) -
         result.written.sort()
         lap("stamp")
         try:
-            result.replaced = tree.swap(staging, site)
+            tree.swap(staging, site)
         except OSError as e:
             raise GeneratorError(f"cannot put the built site in place: {e.strerror} ({e.filename})", str(site)) from None
         _write_record(cache / RECORD, version, fkey, record)
         lap("swap")
-    except BaseException:
-        tree.remove(staging)
-        raise
     finally:
+        # A failed build's staging folder stays: the next build adopts it (tree.adopt).
         if remover is not None:
             remover.wait()
-    if not keep_replaced:
-        tree.remove(result.replaced)
-        result.replaced = None
-        lap("tidy")
     return result
