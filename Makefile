@@ -59,4 +59,4 @@ bench: $(VENV)/.test-installed $(KATEX)/katex.min.js
 	$(PY) -m benchmarks.site
 
 clean:
-	rm -rf site .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)
+	rm -rf site .site.* .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)
