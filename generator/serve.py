@@ -243,8 +243,9 @@ def once(seeds: Path, docs: Path, config: Path) -> int:
     what = ("nothing changed" if site.unchanged else
             f"{site.html_written} HTML page(s) and {len(site.written) - site.html_written} other file(s) written, "
             f"{site.removed} removed")
-    log.info("rebuilt %d papers: generator %.1fs (%d file(s) changed), site %.1fs (%s)", len(result.digest),
-             generated - start, result.written + result.removed, done - generated, what)
+    steps = ", ".join(f"{name} {sec:.1f}" for name, sec in site.seconds.items())
+    log.info("rebuilt %d papers: generator %.1fs (%d file(s) changed), site %.1fs (%s; %s)", len(result.digest),
+             generated - start, result.written + result.removed, done - generated, what, steps)
     return 0
 
 

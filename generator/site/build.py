@@ -54,6 +54,7 @@ class SiteResult:
     removed: int = 0  # files the last site had and this one has not
     mkdocs: bool = False  # whether MkDocs ran (else its kept output was used)
     unchanged: bool = False  # the site was already this build: nothing was staged
+    seconds: dict[str, float] = field(default_factory=dict)  # by step
 
     @property
     def html_written(self) -> int:
@@ -116,18 +117,21 @@ def _write_record(path: Path, version: str, frames: str, pages: dict[str, list[i
 
 
 class _Laps:
-    def __init__(self) -> None:
+    def __init__(self, into: dict[str, float]) -> None:
         self.last = time.perf_counter()
+        self.into = into
 
     def __call__(self, name: str) -> None:
         now = time.perf_counter()
         log.debug("  %-8s %6.2fs", name, now - self.last)  # the format benchmarks/site.py reads
+        self.into[name] = now - self.last
         self.last = now
 
 
 def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
     """Build ``site_dir`` from ``docs_dir`` (see the module's docstring)."""
-    lap = _Laps()
+    result = SiteResult()
+    lap = _Laps(result.seconds)
     data = mkdocs_config(config)
     root = config.resolve().parent
     docs = root / (data.get("docs_dir") or "docs")
@@ -169,7 +173,7 @@ def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
             else:
                 todo.append(rel)
         outputs = {*links, *(output_of(rel) for rel in src.stamped)}
-        result = SiteResult(files=len(outputs), mkdocs=made.ran)
+        result.files, result.mkdocs = len(outputs), made.ran
         result.removed = len(old.keys() - outputs)
         changed_links = [rel for rel, (_, ino) in links.items() if rel not in old or old[rel].inode() != ino]
         lap("plan")
