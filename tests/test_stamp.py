@@ -241,6 +241,7 @@ def test_the_incremental_site_step_writes_only_what_changed_and_builds_the_cold_
     run = run_generator("site", cwd=root)
     assert run.returncode == 0 and "site up to date" in run.stderr and "MkDocs not run" in run.stderr, run.stderr
     assert (root / "site").stat().st_ino == folder and _inodes(root / "site") == before
+    assert _leftovers(root) == [] and (root / ".site.previous").is_dir()  # the replaced site, kept to stage in
 
     page = _edit_paper(root, 3, "An added sentence.")
     run = run_generator("site", cwd=root)

@@ -149,7 +149,7 @@ def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
         lap("mkdocs")
         fkey = frames_key(docs, made.root)
         last = _read_record(cache / RECORD, version, fkey)
-        old = tree.walk(site) if site.is_dir() else {}
+        old = tree.walk(site, hidden=True) if site.is_dir() else {}
 
         # Every file of the next site: (where to link it from, its inode) or a page to stamp.
         links: dict[str, tuple[str, int]] = {}
@@ -179,6 +179,8 @@ def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
         lap("plan")
         if not todo and not changed_links and not result.removed and site.is_dir():
             result.unchanged = True
+            if adopted is not None:  # not needed this time: kept under its own name
+                tree.keep(adopted, site)
             return result
 
         # The replaced site (kept by the last build) becomes the staging folder: only the names

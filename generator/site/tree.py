@@ -203,7 +203,7 @@ def swap(new: Path, site: Path) -> Path | None:
         new.rename(site)
         return None
     if _exchange(new, site):
-        return _keep(new, site)  # the staging folder's name holds the old site
+        return keep(new, site)  # the staging folder's name holds the old site
     old = site.with_name(f".{site.name}.removing-{os.getpid()}")
     held = hasattr(signal, "pthread_sigmask")
     if held:
@@ -218,10 +218,10 @@ def swap(new: Path, site: Path) -> Path | None:
     finally:
         if held:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-    return _keep(old, site)
+    return keep(old, site)
 
 
-def _keep(old: Path, site: Path) -> Path:
+def keep(old: Path, site: Path) -> Path:
     """Keep the replaced site ``old`` as :func:`previous`; where that name is taken, it stays a
     leftover, which the next build adopts or removes."""
     try:
