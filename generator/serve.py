@@ -310,10 +310,15 @@ class Builder:
             except subprocess.TimeoutExpired:
                 continue
         child.wait()
-        try:  # a worker of the build that outlived it
-            os.killpg(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        # What the build started (its workers, MkDocs) may outlive it: kill the group, and wait
+        # until it is gone, since a process busy with the disk dies only when that call returns.
+        deadline = time.monotonic() + STOP_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
 
 
 class Stop(Exception):
