@@ -32,21 +32,23 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 docs: $(VENV)/.site-installed $(KATEX)/katex.min.js
 	$(PY) -m generator build
 
-# The static site, built into site/ by `mkdocs build --strict` (not --quiet: it drops the
-# warnings that --strict counts, and a broken link would exit 0), which renders one frame
-# for the paper pages rather than each of them; the generator fills every paper into it
-# and takes the templates' indentation out of the pages (generator/site/stamp.py, compact.py).
-# A plain `mkdocs build` renders the same site, four times slower.
+# The static site, built into site/ by the site step (generator/site/build.py): it writes only
+# the files whose bytes changed, stages the next site beside site/ by hard links and swaps it in
+# whole; `mkdocs build --strict` (not --quiet: it drops the warnings that --strict counts) runs
+# only when what it renders changed, and renders one frame for the paper pages rather than each
+# of them: the generator fills every paper into it (generator/site/stamp.py, compact.py).
+# A plain `mkdocs build` renders the same site, many times slower.
 # SITE_URL=https://.../ (mkdocs.yml reads it) gives the pages absolute canonical and Open Graph
 # addresses and the sitemaps; without it the build says what it left out.
 site: docs
 	$(PY) -m generator site
 
-# Live preview: regenerates docs/ when a seed file changes, and mkdocs reloads.
+# Live preview: serves site/ at once, rebuilds (generator and site step, only what changed)
+# when a seed, hand-written page, template or mkdocs.yml is saved, and reloads the page.
 # the preview's address: make serve ADDR=0.0.0.0:8080
 ADDR ?= 127.0.0.1:8000
 
-serve: docs
+serve: $(VENV)/.site-installed $(KATEX)/katex.min.js
 	$(PY) -m generator.serve --addr $(ADDR)
 
 test: $(VENV)/.test-installed $(KATEX)/katex.min.js
@@ -57,4 +59,4 @@ bench: $(VENV)/.test-installed $(KATEX)/katex.min.js
 	$(PY) -m benchmarks.site
 
 clean:
-	rm -rf site .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)
+	rm -rf site .site.* .cache $(KATEX) $$($(PYTHON) -m generator.core.outputs docs)

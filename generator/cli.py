@@ -11,14 +11,10 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ErrorList, GeneratorError
-from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
-from generator.derive.tag import load_taxonomy
-from generator.pipeline import build
-from generator.seeds.parse import parse_all
-from generator.seeds.read import display_path, read_seeds, read_seeds_at, seed_paths
-from generator.site.compact import compact_site
-from generator.site.stamp import build_site
-from generator.validate import check, errors_markdown, report_markdown, report_text
+
+# Each command imports what it runs when it runs: the pipeline's imports (numpy, scipy, the
+# title stage's tables) take most of a second, which `python -m generator site` with nothing
+# to do would otherwise spend ten times over.
 
 log = logging.getLogger("generator")
 
@@ -37,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="derive everything and keep nothing")
     c = sub.add_parser("compact", help="after mkdocs build: take the templates' indentation out of the built pages")
     c.add_argument("site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)")
-    s = sub.add_parser("site", help="after build: mkdocs build --strict, with paper pages filled into one frame, then compact")
+    s = sub.add_parser("site", help="after build: docs/ into site/, writing only the files that changed (mkdocs build --strict when what it renders changed; paper pages filled into frames)")
     s.add_argument("--config", type=Path, default=Path("mkdocs.yml"), help="the MkDocs config (default: mkdocs.yml)")
     v = sub.add_parser("validate", help="check seed files and report what the digest makes of them; writes nothing")
     v.add_argument("paths", type=Path, nargs="+", help="seed files to check")
@@ -69,6 +65,9 @@ def _messages(e: GeneratorError) -> list[str]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from generator.pipeline import build
+    from generator.seeds.read import display_path
+
     result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy, args.cache)
     d = result.digest
     merged = sum(p.merged for p in d)
@@ -80,6 +79,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
+    from generator.seeds.read import display_path
+    from generator.site.compact import compact_site
+
     if not args.site.is_dir():
         raise GeneratorError("no built site here: run mkdocs build first", display_path(args.site))
     files, before, after = compact_site(args.site)
@@ -88,12 +90,25 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
-    stamped, compacted = build_site(args.config)
-    log.info("site built: %d paper, listing and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
+    from generator.site.build import build_site
+
+    r = build_site(args.config)
+    if r.unchanged:
+        log.info("site up to date: %d files, none changed (MkDocs %s)", r.files, "ran" if r.mkdocs else "not run")
+        return 0
+    log.info("site built: %d files, %d written (%d HTML pages), %d removed; %d page(s) filled into their frames; MkDocs %s",
+             r.files, len(r.written), r.html_written, r.removed, r.stamped,
+             "ran" if r.mkdocs else "not run: nothing it renders changed")
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
+    from generator.derive.tag import load_taxonomy
+    from generator.seeds.parse import parse_all
+    from generator.seeds.read import read_seeds, read_seeds_at, seed_paths
+    from generator.validate import check, errors_markdown, report_markdown, report_text
+
     topics = load_taxonomy()
     try:
         # a file refused by name or kind is a problem of the pull request: the summary says so

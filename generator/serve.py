@@ -1,60 +1,324 @@
-"""``make serve``: a live preview that picks up edited seed files.
+"""``make serve``: a live preview that rebuilds what a save changed and reloads the browser.
 
-``mkdocs serve --dirty`` reloads the browser when ``docs/`` changes and renders
-again only the pages that changed; this runs it and, beside it, rebuilds the
-generated pages whenever a seed file (or the curation file) changes. The generator
-rewrites only pages whose content changed, so MkDocs sees just those. A broken seed
-is reported as ``path:line: message`` and the last good pages stay served.
+The preview serves ``site/`` as the site step builds it, with a small HTTP server of the
+standard library (a thread per request), so a paper page is never rendered by MkDocs one by
+one: at 20,000 papers ``mkdocs serve`` took minutes to render them all. It watches the seed
+folder (and its curation file), the hand-written pages of docs/, ``overrides/`` and
+``mkdocs.yml``; on a change it runs the generator and the site step in a child process
+(``python -m generator.serve --once``), which write only what changed
+(:mod:`generator.site.build`), and the site step swaps the new site in whole.
 
-The server runs in a process group of its own, and it is stopped (the group, so
-nothing it started lingers on the port) however this process ends: Ctrl-C, SIGTERM
-(a task runner, an editor, a container stop: issue 31 found the server left running)
-or SIGHUP; on Linux the server is also told to stop should this process be killed
-outright.
+Each page the preview sends carries a small script (put in as it is sent, never into
+``site/``) that asks ``/__preview__/build`` whether a newer build is in: the server holds the
+question until there is one, or a broken seed, and the page reloads once per build, or shows
+the problem in a bar at the top while it keeps showing the last good build. The terminal
+says the same, as ``path:line: message``.
+
+The build runs in a process group of its own, and it is stopped (the group) however this
+process ends: Ctrl-C, SIGTERM (a task runner, an editor, a container stop: issue 31 found the
+server left running) or SIGHUP; on Linux it is also told to stop should this process be
+killed outright. The HTTP server is a thread of this process: it ends with it.
 """
 from __future__ import annotations
 
 import argparse
+import functools
+import http.server
+import json
 import logging
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
+from generator.core import outputs
 from generator.core.errors import GeneratorError
+from generator.derive.curate import CURATION_FILE
 from generator.pipeline import build
-from generator.seeds.read import seed_paths
+from generator.site.build import build_site
+from generator.site.config import mkdocs_config
 
 log = logging.getLogger("generator.serve")
 
 DEFAULT_ADDR = "127.0.0.1:8000"
-# How long the server has to stop after SIGTERM before it is killed.
-STOP_SECONDS = 5.0
+STOP_SECONDS = 5.0  # how long a build has to stop after Ctrl-C before it is killed
+POLL_SECONDS = 0.2  # how often the watched files are looked at
+SETTLE_SECONDS = 0.1  # a save is taken once the files have stayed the same this long
+WAIT_SECONDS = 25.0  # how long the server holds a page's question before it answers "no news"
+ENDPOINT = "/__preview__/build"
+
+# The script each HTML response gets before its </body>: reload once a newer build is in,
+# and show a broken seed's message meanwhile (as text). The server fills in the build it sent.
+RELOAD_SCRIPT = """<script>(function () {
+  var state = %s, bar = null;
+  function show(error) {
+    if (!error) { if (bar) { bar.remove(); bar = null; } return; }
+    if (!bar) {
+      bar = document.createElement("pre");
+      bar.setAttribute("role", "alert");
+      bar.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:1000;margin:0;padding:.6em 1em;" +
+        "background:#b00020;color:#fff;font:13px/1.4 monospace;white-space:pre-wrap;max-height:40vh;overflow:auto";
+      document.body.appendChild(bar);
+    }
+    bar.textContent = error + "\\n(the preview shows the last good build: fix the seed and save)";
+  }
+  function ask() {
+    fetch("%s?build=" + state.build + "&error=" + encodeURIComponent(state.error || ""), {cache: "no-store"})
+      .then(function (r) { return r.json(); })
+      .then(function (now) {
+        if (now.build !== state.build) { location.reload(); return; }
+        state = now; show(state.error); ask();
+      })
+      .catch(function () { setTimeout(ask, 2000); });
+  }
+  show(state.error); ask();
+})();</script>"""
+
+PLACEHOLDER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Building the preview</title></head>
+<body><p>The preview is being built; this page reloads when it is ready.</p></body></html>"""
 
 
-def snapshot(seeds: Path) -> dict[Path, tuple[int, int]]:
-    """(mtime, size) of every file under the seed folder."""
-    out = {}
-    for p in [*seed_paths([seeds]), seeds / "curation.yml"]:
+class State:
+    """The preview's news: how many builds are in, and the last build's problem (or None)."""
+
+    def __init__(self) -> None:
+        self.build = 0
+        self.error: str | None = None
+        self.closed = False
+        self._changed = threading.Condition()
+
+    def now(self) -> dict:
+        return {"build": self.build, "error": self.error}
+
+    def update(self, built: bool, error: str | None) -> None:
+        with self._changed:
+            self.build += built
+            self.error = error
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+    def wait(self, build: int, error: str | None, seconds: float) -> dict:
+        """The news once it differs from (``build``, ``error``), or after ``seconds``."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.closed or (self.build, self.error or "") != (build, error or ""), seconds)
+            return self.now()
+
+
+def inject(page: bytes, state: dict) -> bytes:
+    """``page`` with the reload script before its last ``</body>`` (or at its end)."""
+    data = json.dumps(state).replace("<", "\\u003c")  # nothing in it can end the script
+    script = (RELOAD_SCRIPT % (data, ENDPOINT)).encode("utf-8")
+    at = page.rfind(b"</body>")
+    return page + script if at < 0 else page[:at] + script + page[at:]
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """The built site, as a static host serves it, HTML pages with the reload script; and the
+    preview's endpoint. Nothing is cached by the browser: a reload must show the new build."""
+
+    state: State
+    site: Path
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def do_GET(self) -> None:
+        if urlsplit(self.path).path == ENDPOINT:
+            self._news()
+        else:
+            super().do_GET()
+
+    def _news(self) -> None:
+        query = parse_qs(urlsplit(self.path).query)
         try:
-            st = p.stat()
-        except FileNotFoundError:
-            continue
-        out[p] = (st.st_mtime_ns, st.st_size)
+            build = int(query.get("build", ["-1"])[0])
+            seconds = min(float(query.get("wait", [WAIT_SECONDS])[0]), WAIT_SECONDS)
+        except ValueError:
+            build, seconds = -1, 0.0
+        body = json.dumps(self.state.wait(build, query.get("error", [""])[0], seconds)).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _page(self, status: int, page: bytes):
+        import io
+
+        body = inject(page, self.state.now())
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def send_head(self):
+        if not self.site.is_dir():
+            return self._page(503, PLACEHOLDER.encode("utf-8"))
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            if not urlsplit(self.path).path.endswith("/"):
+                return super().send_head()  # the redirect to the folder's address
+            path = os.path.join(path, "index.html")
+        if path.endswith(".html"):
+            try:
+                with open(path, "rb") as f:
+                    return self._page(200, f.read())
+            except OSError:
+                pass
+        if not os.path.exists(path) and (self.site / "404.html").is_file():
+            return self._page(404, (self.site / "404.html").read_bytes())
+        return super().send_head()
+
+
+def make_server(addr: str, site: Path, state: State) -> http.server.ThreadingHTTPServer:
+    host, _, port = addr.rpartition(":")
+    if not host or not port.isdigit():
+        raise GeneratorError(f"the address must be host:port, not {addr!r}", "ADDR")
+    handler = type("PreviewHandler", (Handler,), {"state": state, "site": site})
+    try:
+        return http.server.ThreadingHTTPServer((host.strip("[]"), int(port)),
+                                               functools.partial(handler, directory=str(site)))
+    except OSError as e:
+        raise GeneratorError(f"cannot serve on {addr}: {e.strerror}", "ADDR") from None
+
+
+def watched(seeds: Path, docs: Path, config: Path) -> dict[str, tuple[int, int, int]]:
+    """(inode, size, mtime) of every file whose change needs a rebuild: the seed folder (seeds
+    and curation file), the MkDocs config, the theme's custom folder, docs/'s hand-written files."""
+    out: dict[str, tuple[int, int, int]] = {}
+
+    def add(path: Path) -> None:
+        try:
+            st = path.stat()
+        except OSError:
+            return
+        out[str(path)] = (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    add(config)
+    for here, dirs, files in os.walk(seeds):  # what the generator reads there
+        for name in files:
+            if (name.endswith(".txt") or name == CURATION_FILE) and not name.startswith("."):
+                add(Path(here, name))
+    theme = mkdocs_config(config).get("theme")
+    generated = set(outputs.DIRS) | set(outputs.FILES)
+    folders = [docs] + ([config.parent / theme["custom_dir"]]
+                        if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) else [])
+    for folder in folders:
+        for here, dirs, files in os.walk(folder):
+            if here == str(docs):
+                dirs[:] = [d for d in dirs if d not in generated]
+                files = [f for f in files if f not in generated]
+            for name in files:
+                if not _scratch(name):
+                    add(Path(here, name))
     return out
 
 
-def regenerate(seeds: Path, docs: Path) -> bool:
-    """Build the pages; on a problem in the seeds, say where and keep the pages as they are."""
+def _scratch(name: str) -> bool:
+    """A hidden file (an editor's swap file, the generator's staged write: MkDocs skips them too)
+    or an editor's backup: no reason to rebuild."""
+    return name.startswith((".", "#")) or name.endswith("~")
+
+
+def once(seeds: Path, docs: Path, config: Path) -> int:
+    """One rebuild, as the preview runs it in its child process: the generator, then the site step."""
+    start = time.perf_counter()
+    result = build([seeds], docs, cache=config.resolve().parent / ".cache" / "derived.json")
+    generated = time.perf_counter()
+    site = build_site(config)
+    done = time.perf_counter()
+    what = ("nothing changed" if site.unchanged else
+            f"{site.html_written} HTML page(s) and {len(site.written) - site.html_written} other file(s) written, "
+            f"{site.removed} removed")
+    steps = ", ".join(f"{name} {sec:.1f}" for name, sec in site.seconds.items())
+    log.info("rebuilt %d papers: generator %.1fs (%d file(s) changed), site %.1fs (%s; %s)", len(result.digest),
+             generated - start, result.written + result.removed, done - generated, what, steps)
+    return 0
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between fork and exec
+    """Linux: the kernel sends SIGINT to the build should the preview itself be killed (SIGKILL):
+    SIGINT, so that the generator undoes a half-done write."""
     try:
-        result = build([seeds], docs)
-    except GeneratorError as e:
-        log.error("%s\nthe preview still shows the last good build: fix the seed and save to rebuild", e)
-        return False
-    log.info("regenerated %d papers: %d file(s) changed", len(result.digest), result.written + result.removed)
-    return True
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class Builder:
+    """Runs rebuilds in a child process, one at a time, and can stop the one running."""
+
+    def __init__(self, seeds: Path, docs: Path, config: Path, site: Path, state: State) -> None:
+        self.args = ["--seeds", str(seeds), "--docs", str(docs), "--config", str(config)]
+        self.site, self.state = site, state
+        self.child: subprocess.Popen | None = None
+
+    def _identity(self) -> int | None:
+        try:
+            return self.site.stat().st_ino  # the site step swaps a new folder in
+        except OSError:
+            return None
+
+    def rebuild(self) -> bool:
+        before = self._identity()
+        # The child logs to the terminal; its problems (path:line: message) come on its stdout.
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", "generator.serve", "--once", *self.args],
+            stdout=subprocess.PIPE, start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+        problems = self.child.stdout.read().decode("utf-8", "replace").strip()
+        code = self.child.wait()
+        self.child.stdout.close()
+        self.child = None
+        if code:
+            if problems:
+                print(problems, file=sys.stderr, flush=True)
+            log.error("the preview still shows the last good build: fix the seed and save to rebuild")
+            self.state.update(False, problems[-4000:] or f"the build failed (exit status {code}): see the terminal")
+            return False
+        self.state.update(self._identity() != before, None)
+        return True
+
+    def stop(self) -> None:
+        """Stop a running build: Ctrl-C to its group (the generator undoes a half-done write), then SIGKILL."""
+        child = self.child
+        if child is None:
+            return
+        for sig, wait in ((signal.SIGINT, STOP_SECONDS), (signal.SIGKILL, None)):
+            try:
+                os.killpg(child.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                child.wait(wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        child.wait()
+        # What the build started (its workers, MkDocs) may outlive it: kill the group, and wait
+        # until it is gone, since a process busy with the disk dies only when that call returns.
+        deadline = time.monotonic() + STOP_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
 
 
 class Stop(Exception):
@@ -65,78 +329,79 @@ _MAIN_PID = os.getpid()
 
 
 def _stop_on_signal(signum: int, frame: object) -> None:
-    if os.getpid() != _MAIN_PID:  # a build's forked worker inherits the handler: end as a worker would
+    if os.getpid() != _MAIN_PID:  # a forked worker inherits the handler: end as a worker would
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
     raise Stop(signal.Signals(signum).name)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    """Linux: have the kernel send SIGTERM to the server if the preview itself is killed (SIGKILL)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def start_server(addr: str) -> subprocess.Popen:
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    # --dirty warns that navigation may be stale, which strict mode (mkdocs.yml) makes fatal;
-    # `make site` stays strict, the preview only prints the warnings
-    return subprocess.Popen([str(mkdocs), "serve", "--dirty", "--no-strict", "--dev-addr", addr], start_new_session=True,
-                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    """SIGTERM to the server's process group, then SIGKILL to what is left after STOP_SECONDS."""
-    for sig, wait in ((signal.SIGTERM, STOP_SECONDS), (signal.SIGKILL, None)):
-        try:
-            os.killpg(server.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            server.wait(wait)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    server.wait()
-    try:  # a child of the server that outlived it
-        os.killpg(server.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+def watch(builder: Builder, seeds: Path, docs: Path, config: Path) -> None:
+    """Rebuild now, and after each save, until stopped."""
+    seen = None
+    while True:
+        now = watched(seeds, docs, config)
+        if now != seen:
+            while True:  # an editor may save in steps: wait until the files stay still
+                time.sleep(SETTLE_SECONDS)
+                later = watched(seeds, docs, config)
+                if later == now:
+                    break
+                now = later
+            seen = now
+            builder.rebuild()
+        time.sleep(POLL_SECONDS)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m generator.serve", description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=Path, default=Path("seeds"))
     ap.add_argument("--docs", type=Path, default=Path("docs"))
+    ap.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
     ap.add_argument("--addr", default=os.environ.get("ADDR") or DEFAULT_ADDR, help=f"host:port (default {DEFAULT_ADDR})")
+    ap.add_argument("--once", action="store_true", help="rebuild once (generator and site step) and exit: what each save runs")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    if args.once:
+        # Ctrl-C is how the preview stops a build (the generator then undoes a half-done write),
+        # also where the preview was started with SIGINT ignored (a background job of a script)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            return once(args.seeds, args.docs, args.config)
+        except GeneratorError as e:
+            for m in getattr(e, "errors", None) or [e]:
+                print(m, flush=True)  # on stdout: the preview shows it on the page too
+            return 1
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _stop_on_signal)
+    root = args.config.resolve().parent
+    site = root / (mkdocs_config(args.config).get("site_dir") or "site")
+    state = State()
+    builder = Builder(args.seeds, args.docs, args.config, site, state)
     server = None
     try:
-        regenerate(args.seeds, args.docs)
-        server = start_server(args.addr)
-        seen = snapshot(args.seeds)
-        while server.poll() is None:
-            time.sleep(1.0)
-            now = snapshot(args.seeds)
-            if now != seen:
-                seen = now
-                regenerate(args.seeds, args.docs)
+        try:
+            server = make_server(args.addr, site, state)
+        except GeneratorError as e:
+            print(e, file=sys.stderr)
+            return 1
+        threading.Thread(target=server.serve_forever, name="preview-server", daemon=True).start()
+        host, port = server.server_address[:2]
+        log.info("serving the preview at http://%s:%d/ (%s); it rebuilds when a seed, hand-written page or "
+                 "template is saved. Ctrl-C stops it.", host, port,
+                 "the last build until this one is in" if site.is_dir() else "building it first")
+        watch(builder, args.seeds, args.docs, args.config)
     except (KeyboardInterrupt, Stop):
         pass
     finally:
         # no second signal may cut the cleanup short
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_IGN)
+        builder.stop()
+        state.close()
         if server is not None:
-            stop_server(server)
+            server.shutdown()
+            server.server_close()
     return 0
 
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from random import Random
 
 import pytest
 import yaml
@@ -179,7 +180,8 @@ def _site_copy(mission_site, tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
 
 
 def _leftovers(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.name.startswith(".site."))
+    """What stopped builds left beside site/ (the last replaced site, kept to stage the next, is not)."""
+    return sorted(p.name for p in root.iterdir() if p.name.startswith(".site.") and p.name != ".site.previous")
 
 
 def test_a_failed_site_step_leaves_the_last_site_whole_and_the_next_one_builds(mission_site, tmp_path):
@@ -214,19 +216,77 @@ def _interrupted(root: Path, sig: int, after: float) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _edit_paper(root: Path, n: int, word: str) -> Path:
+    """Rewrite the ``n``-th paper page of docs/ with ``word`` added to its body, as the
+    generator writes a changed page (a new file renamed over it)."""
+    page = sorted((root / "docs" / "papers").glob("[!_]*.md"))[n]
+    text = page.read_text(encoding="utf-8").replace('body: "', f'body: "<p>{word}</p>', 1)
+    tmp = page.with_name(f".{page.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, page)
+    return page
+
+
+def _inodes(site: Path) -> dict[str, int]:
+    return {p.relative_to(site).as_posix(): p.stat().st_ino for p in site.rglob("*") if p.is_file()}
+
+
+def test_the_incremental_site_step_writes_only_what_changed_and_builds_the_cold_sites_bytes(mission_site, tmp_path):
+    """Nothing changed: nothing is written, not even the folder. One paper page changed: that
+    page alone is a new file, every other file of the site is the last site's (a hard link to
+    it); and the site is byte for byte what a cold site step (no site/, no .cache/) builds."""
+    root, _ = _site_copy(mission_site, tmp_path)
+    assert run_generator("site", cwd=root).returncode == 0  # the copy's cache is not trusted: rebuilt
+    folder, before = (root / "site").stat().st_ino, _inodes(root / "site")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0 and "site up to date" in run.stderr and "MkDocs not run" in run.stderr, run.stderr
+    assert (root / "site").stat().st_ino == folder and _inodes(root / "site") == before
+    assert _leftovers(root) == [] and (root / ".site.previous").is_dir()  # the replaced site, kept to stage in
+
+    page = _edit_paper(root, 3, "An added sentence.")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0 and "1 written (1 HTML pages)" in run.stderr and "MkDocs not run" in run.stderr, run.stderr
+    after = _inodes(root / "site")
+    assert sorted(after) == sorted(before)
+    assert [rel for rel in after if after[rel] != before[rel]] == [f"papers/{page.stem}/index.html"]
+    assert "<p>An added sentence.</p>" in (root / "site" / "papers" / page.stem / "index.html").read_text(encoding="utf-8")
+
+    cold = tmp_path / "cold"
+    shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns("site", ".cache"))
+    assert run_generator("site", cwd=cold).returncode == 0
+    _compare(_files(root / "site"), _files(cold / "site"))
+
+
 def test_an_interrupted_site_step_leaves_the_last_site_whole_and_the_next_one_builds(mission_site, tmp_path):
-    """Ctrl-C (SIGINT) or a kill (SIGKILL) at any point of the site step: the site/ of the last
-    build is there, file for file, and the next build cleans up what the stopped one left."""
-    root, before = _site_copy(mission_site, tmp_path)
+    """Ctrl-C (SIGINT) or a kill (SIGKILL) at any point of a site step that renders and stages
+    everything anew (its cache removed) over a changed page: site/ is, file for file, the last
+    build or the new one, never a mix; the next build cleans up what the stopped one left."""
+    root, _ = _site_copy(mission_site, tmp_path)
+    assert run_generator("site", cwd=root).returncode == 0
+    before = _files(root / "site")
+
+    def reset() -> None:  # back to the last build, and no cache: the next step does everything
+        shutil.copytree(mission_site.root / "site", root / "site.old")
+        shutil.rmtree(root / "site")
+        (root / "site.old").rename(root / "site")
+        shutil.rmtree(root / ".cache" / "site", ignore_errors=True)
+
+    _edit_paper(root, 5, "A sentence the stopped builds may or may not publish.")
+    reset()
     start = time.perf_counter()
     run = run_generator("site", cwd=root)
     took = time.perf_counter() - start
     assert run.returncode == 0, run.stderr
-    for n, share in enumerate((0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9)):
+    after = _files(root / "site")
+    assert after != before
+    random = Random(31)
+    for n in range(8):
+        reset()
         sig = signal.SIGINT if n % 2 == 0 else signal.SIGKILL
-        _interrupted(root, sig, took * share)
-        assert _files(root / "site") == before, (sig, share)
+        _interrupted(root, sig, took * random.uniform(0.05, 1.0))
+        assert _files(root / "site") in (before, after), (sig, n)
     run = run_generator("site", cwd=root)
     assert run.returncode == 0, run.stderr
-    assert _files(root / "site") == before
+    assert _files(root / "site") == after
     assert _leftovers(root) == []
+    assert not [p.name for p in (root / ".cache" / "site").iterdir() if p.name not in ("rendered", "site.json")]

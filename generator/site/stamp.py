@@ -1,58 +1,44 @@
-"""The site step: ``mkdocs build`` for the pages that differ, one frame for the many that don't.
+"""The frames: one rendered page per kind, and every page of its kind filled into it.
 
 Every paper page is the same Material page around four strings of its front matter (the
 title and description Material prints in the head, its structured data ``jsonld``, and
-``body``, all the page shows) and its own address; every
-listing page (topics, venues, all papers: their templates print nothing else) the same
-around its title and body, and a topic's feed; every alias page the same redirect around a
-location. Rendering them through Material's templates was nine tenths of ``mkdocs build``
-at 3,300 papers (about 4 ms a page). So ``python -m generator site``
+``body``, all the page shows) and its own address; every listing page (topics, venues, all
+papers: their templates print nothing else) the same around its title and body, and a
+topic's feed; every alias page the same redirect around a location. Rendering them through
+Material's templates was nine tenths of ``mkdocs build`` at 3,300 papers (about 4 ms a
+page). So the site step (:mod:`generator.site.build`)
 
-1. runs ``mkdocs build --strict`` with the project's own mkdocs.yml (read through
-   ``INHERIT``), changed in one option: ``exclude_docs`` leaves out the pages of
-   :data:`STAMPED` and the files of :data:`PLACED`, and takes in the *frame* pages of :data:`FRAMES`
+1. has ``mkdocs build --strict`` render the project with one option changed
+   (:func:`frame_config`): ``exclude_docs`` leaves out the pages of :data:`STAMPED` and the
+   files of :data:`PLACED`, and takes in the *frame* pages of :data:`FRAMES`
    (:func:`generator.pages.render.render_frames`), whose printed strings are markers;
-2. splits each rendered frame at its markers and fills them in, for every page the frame
-   stands for (same template, same depth, the same strings printed), with that page's own
-   strings, and writes the page compacted (:mod:`generator.site.compact`);
-3. links the search index's files (:data:`PLACED`, one a paper) into the site, which MkDocs
-   would copy one by one;
-4. compacts the pages MkDocs wrote.
-
-All or nothing: the site is built beside ``site/``, in ``.site.building-<pid>``, and
-renamed into its place once it is whole (:func:`build_site`, :func:`_swap`): a failed or
-interrupted step leaves the last site as it was, and the next removes what it left, while
-MkDocs runs (:func:`_clear_leftovers`).
+2. cuts each rendered frame at its markers (:func:`cut_frame`) and fills them in, for every
+   page the frame stands for (same template, same depth, the same strings printed), with
+   that page's own strings, compacted (:mod:`generator.site.compact`): :func:`stamp_page`.
 
 A plain ``mkdocs build`` (and ``mkdocs serve``) still renders every page itself, and the
 frames are excluded there: ``tests/test_stamp.py`` builds the same sites both ways and finds
 every file the same.
-
-    python -m generator site [--config mkdocs.yml]
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import yaml
 
 from generator.core import outputs
 from generator.core.errors import GeneratorError
-from generator.core.parallel import map_chunks
-from generator.site.compact import compact_html, compact_site, inert, splits_cleanly
+from generator.site import tree
+from generator.site.compact import compact_html, inert, splits_cleanly
 from generator.site.config import mkdocs_config
+from generator.site.tree import Sig
 
 log = logging.getLogger("generator")
 
@@ -208,10 +194,11 @@ def cut_frame(rel: str, head: str, html: str) -> tuple[FrameKey, Frame]:
     return FrameKey(template, rel.split("/")[0], _depth(own), frozenset(slots)), frame
 
 
-def read_frames(docs: Path, site: Path) -> dict[FrameKey, Frame]:
+def read_frames(docs: Path, rendered: Path) -> dict[FrameKey, Frame]:
+    """The frames MkDocs rendered into ``rendered``, cut."""
     frames = {}
     for rel in FRAMES:
-        built = site / url_of(rel) / "index.html"
+        built = rendered / url_of(rel) / "index.html"
         if not built.is_file():
             raise GeneratorError(f"MkDocs wrote no frame page {built}: run `python -m generator build` first", rel)
         key, frame = cut_frame(rel, _head(docs / rel), built.read_text(encoding="utf-8"))
@@ -219,15 +206,25 @@ def read_frames(docs: Path, site: Path) -> dict[FrameKey, Frame]:
     return frames
 
 
-def stamped_pages(docs: Path) -> list[str]:
-    """The pages of :data:`STAMPED` in docs/, as paths relative to it."""
-    out = []
-    for folder in STAMPED:
-        for path in (docs / folder).rglob("*.md"):
-            rel = path.relative_to(docs).as_posix()
-            if rel != f"{folder}/index.md" and not any(part.startswith("_") for part in rel.split("/")):
-                out.append(rel)
-    return sorted(out)
+def frames_key(docs: Path, rendered: Path) -> str:
+    """A hash of the frames as rendered and their pages' front matter: a stamped page is the
+    same as last time if its own page and this are."""
+    h = hashlib.blake2b(digest_size=16)
+    for rel in sorted(FRAMES):
+        built = rendered / url_of(rel) / "index.html"
+        try:
+            h.update(rel.encode() + b"\0" + (docs / rel).read_bytes() + b"\0" + built.read_bytes() + b"\0")
+        except FileNotFoundError:
+            raise GeneratorError(f"MkDocs wrote no frame page {built}: run `python -m generator build` first", rel) from None
+    return h.hexdigest()
+
+
+def is_stamped(rel: str) -> bool:
+    """Whether the file ``rel`` of docs/ is a page of :data:`STAMPED` (not a folder's own
+    index.md, not a frame)."""
+    folder, _, rest = rel.partition("/")
+    return (folder in STAMPED and rest != "index.md" and rel.endswith(".md")
+            and not any(part.startswith("_") for part in rel.split("/")))
 
 
 def stamp_page(frames: dict[FrameKey, Frame], docs: Path, rel: str) -> str:
@@ -257,62 +254,32 @@ def stamp_page(frames: dict[FrameKey, Frame], docs: Path, rel: str) -> str:
     return frame.page(values)
 
 
-def _stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path, site: Path) -> list[str]:
-    written = []
+def output_of(rel: str) -> str:
+    """The site file of the stamped page ``rel`` of docs/."""
+    return url_of(rel) + "index.html"
+
+
+def stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path, staging: Path,
+                last: Path) -> list[tuple[str, Sig, bool]]:
+    """Stamp the pages ``rels`` into the staging folder: a page whose bytes are those of the
+    ``last`` site's is linked to that file, any other written as a new file. Returns, for each,
+    (rel, signature of the file in the staging folder, written)."""
+    out = []
     for rel in rels:
         html = stamp_page(frames, docs, rel).encode("utf-8")
-        out = os.path.join(site, url_of(rel), "index.html")
-        os.makedirs(os.path.dirname(out), exist_ok=True)  # os rather than pathlib: a tenth of the time here
-        with open(out, "wb") as f:
-            f.write(html)
-        written.append(out)
-    return written
-
-
-def stamp_site(docs: Path, site: Path) -> list[str]:
-    """Write every page of :data:`STAMPED` in ``docs`` into ``site`` from the frames MkDocs
-    rendered, on both cores (:func:`generator.core.parallel.map_chunks`), then remove the
-    frames. Returns the files written. (The sitemaps are the generator's, in docs/:
-    :mod:`generator.pages.sitemap`.)"""
-    frames = read_frames(docs, site)
-    rels = stamped_pages(docs)
-    written = map_chunks(partial(_stamp_chunk, frames=frames, docs=docs, site=site), rels)
-    for rel in FRAMES:
-        shutil.rmtree(site / url_of(rel))
-    for folder in STAMPED:  # the folders of the deeper frames, now empty
-        for path in (site / folder).glob("_*"):
-            path.rmdir()
-    return written
-
-
-def _place_chunk(rels: Sequence[str], docs: Path, site: Path) -> list[str]:
-    for rel in rels:
-        target = site / rel
-        os.makedirs(target.parent, exist_ok=True)
+        target = os.path.join(staging, output_of(rel))
+        old = os.path.join(last, output_of(rel))
         try:
-            os.link(docs / rel, target)  # the same bytes, no copy; the site step never writes into them
+            with open(old, "rb") as f:
+                same = f.read() == html
         except OSError:
-            shutil.copyfile(docs / rel, target)  # another file system, or one without links
-    return list(rels)
-
-
-def place_files(docs: Path, site: Path) -> int:
-    """Put the files of :data:`PLACED` into the site as MkDocs would copy them: the same
-    path, the same bytes. Returns how many."""
-    rels = sorted(p.relative_to(docs).as_posix() for folder in PLACED for p in (docs / folder).rglob("*") if p.is_file())
-    return len(map_chunks(partial(_place_chunk, docs=docs, site=site), rels))
-
-
-def mkdocs_pages(site: Path) -> list[Path]:
-    """The pages MkDocs wrote, once the stamped ones are in: every page outside the stamped
-    folders, and their own index pages (all else in them is stamped, or not a page). The
-    stamped and placed folders are not walked: at 20,000 papers they are 42,000 files."""
-    stamped = {site / folder for folder in (*STAMPED, *PLACED)}
-    pages = [site / folder / "index.html" for folder in STAMPED if (site / folder / "index.html").is_file()]
-    for here, dirs, files in os.walk(site):
-        dirs[:] = [d for d in dirs if Path(here, d) not in stamped]
-        pages += [Path(here, name) for name in files if name.endswith(".html")]
-    return pages
+            same = False
+        if same:
+            tree.link(old, target)
+        else:
+            tree.write_new(target, html)
+        out.append((rel, tree.sig(os.stat(target)), not same))
+    return out
 
 
 def frame_config(config: Path) -> str:
@@ -325,88 +292,3 @@ def frame_config(config: Path) -> str:
     lines.append("!_*.md")  # the frames
     lines += [f"/{folder}/" for folder in PLACED]
     return yaml.safe_dump({"INHERIT": config.name, "exclude_docs": "\n".join(x for x in lines if x) + "\n"})
-
-
-def _clear_leftovers(site: Path) -> subprocess.Popen | None:
-    """Remove, in another process while MkDocs runs, what earlier site steps left beside
-    ``site``: the build of one that was stopped (``.site.building-*``), and a replaced site
-    whose removal was stopped (``.site.removing-*``). Returns the remover."""
-    old = sorted(p for kind in ("building", "removing") for p in site.parent.glob(f".{site.name}.{kind}-*"))
-    if not old:
-        return None
-    code = "import shutil, sys\nfor p in sys.argv[1:]: shutil.rmtree(p, ignore_errors=True)"
-    return subprocess.Popen([sys.executable, "-c", code, *map(str, old)])
-
-
-def _swap(new: Path, site: Path) -> None:
-    """Put the finished build ``new`` in the place of ``site``, and remove the site it replaces.
-
-    Two renames with Ctrl-C held back between them (a kill there leaves the old site beside
-    a missing site/, which the next build removes); the old site is set aside whole first,
-    so until the second rename ``site`` is the last build, file for file.
-    """
-    old = site.with_name(f".{site.name}.removing-{os.getpid()}")
-    held = hasattr(signal, "pthread_sigmask")
-    if held:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        had = site.exists() or site.is_symlink()
-        if had:
-            site.rename(old)
-        try:
-            new.rename(site)
-        except OSError:
-            if had:
-                old.rename(site)
-            raise
-    finally:
-        if held:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-    if old.is_symlink():
-        old.unlink()
-    elif had:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def build_site(config: Path = Path("mkdocs.yml")) -> tuple[int, int]:
-    """``mkdocs build --strict`` of everything but the stamped pages, then the stamped pages,
-    then compaction: (pages stamped, pages compacted).
-
-    All or nothing: the site is built beside ``site_dir`` (``.site.building-<pid>``) and
-    renamed into its place only when it is whole, so a failed or interrupted step leaves
-    the last site as it was (:func:`_swap`); the next one removes what this one left
-    (:func:`_clear_leftovers`)."""
-    data = mkdocs_config(config)
-    root = config.resolve().parent
-    docs = root / (data.get("docs_dir") or "docs")
-    site = root / (data.get("site_dir") or "site")
-    building = site.with_name(f".{site.name}.building-{os.getpid()}")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    start = time.perf_counter()
-    remover = _clear_leftovers(site)
-    try:
-        try:
-            run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "-", "-d", str(building)],
-                                 input=frame_config(config), text=True, cwd=root, env=env)
-        finally:
-            if remover is not None:
-                remover.wait()
-        if run.returncode:
-            raise GeneratorError("mkdocs build failed: its messages are above", str(config))
-        laps = [time.perf_counter()]
-        written = stamp_site(docs, building)
-        place_files(docs, building)
-        laps.append(time.perf_counter())
-        compacted, _, _ = compact_site(building, mkdocs_pages(building))  # the stamped pages were written compact
-        laps.append(time.perf_counter())
-        try:
-            _swap(building, site)
-        except OSError as e:
-            raise GeneratorError(f"cannot put the built site in place: {e.strerror} ({e.filename})", str(site)) from None
-    except BaseException:
-        shutil.rmtree(building, ignore_errors=True)
-        raise
-    laps.append(time.perf_counter())
-    for name, a, b in zip(("mkdocs", "stamp", "compact", "swap"), [start, *laps], laps):
-        log.debug("  %-8s %6.2fs", name, b - a)  # the format benchmarks/site.py reads
-    return len(written), compacted
