@@ -1,10 +1,10 @@
 """Fit the tagger's model (``generator/derive/topic_weights.json``) on the fit split of the labelled topics.
 
-Nothing here reads the report split (ICLR, VIS, SIGDIAL, EEML, ISMIR): not its labels, not its
-texts. What is read:
+Nothing here uses the report split's papers (ICLR 2017-18, VIS, SIGDIAL, EEML, ISMIR): its rows
+are dropped as the labels are read. What is used:
 
-- the **fit** split of ``benchmarks/data/topic_labels.jsonl`` (NeurIPS 2013-2018 and the
-  neural-fields corpus, 400 abstracts an expert labelled);
+- the **fit** split of ``benchmarks/data/topic_labels.jsonl`` (690 abstracts an expert labelled:
+  NeurIPS 2013-2018, the neural-fields corpus, and other papers of the report venues);
 - the **pool**: every other abstract of those venues and of the repository's ``seeds/``
   (about 3,700), unlabelled, less any abstract resubmitted to a report venue
   (``../shared/titled/resubmissions.jsonl``).
@@ -18,17 +18,24 @@ Steps:
    plentiful; among the fit abstracts, the expert's topics (``GOLD`` times as much: primary, and
    ``also`` at ALSO of that); and the topic's own name, description and phrases (``OWN``), so
    that every topic has a profile. Only its ``TERMS`` strongest terms are kept.
-3. Every (fit abstract, topic with evidence) pair is a row of :data:`generator.derive.tag.FEATURES`,
-   with the profiles built without the abstract's own fold (a fold is a group of venues:
-   neural-fields, NeurIPS 2013-14, 2015-16, 2017-18), and its label is whether
-   the expert gave the topic. One logistic regression, shared by all topics, gives the weights.
-4. The rule (``threshold``, ``share_of_top``) is chosen on the same folds: each fold tagged by
-   the model fitted on the others, the pair maximising F1 (micro over tags) wins; of pairs within
-   half a point of it, the one with the expert's primary topic among the tags most often.
+3. Each topic's classifier: an L2-penalised logistic regression, classes balanced, over the
+   tf-idf vectors the tagger computes (on the profiles' vocabulary) of the fit abstracts, positive
+   where the expert gave the topic (primary or also); its ``TOP_TERMS`` largest weights are kept.
+4. Every (fit abstract, topic with evidence) pair is a row of :data:`generator.derive.tag.FEATURES`,
+   with the profiles and classifiers built without the abstract's own fold (a fold is a venue:
+   neural-fields, NeurIPS by pairs of years, VIS, SIGDIAL, EEML, ISMIR, ICLR), and its label is
+   whether the expert gave the topic. One logistic regression, shared by all topics, gives the weights.
+5. The classifiers' C and the rule (``threshold``, ``share_of_top``, ``max_tags``) are chosen on
+   the same folds: each fold tagged by the model fitted on the others, the setting maximising F1
+   (micro over tags) wins; of settings within half a point of it, the one with the expert's
+   primary topic among the tags most often.
 
 It prints the cross-validated figures on the fit split (those of ``benchmarks/topics.py``) and
 writes the file; ``--dry-run`` writes nothing. To compare settings, ``--terms``, ``--own``,
-``--gold`` and ``--early`` override the constants below, still scored on the fit split only.
+``--gold``, ``--early``, ``--c``, ``--top-terms`` and ``--pool`` override the constants below, still
+scored on the fit split only; ``--random-folds`` deals each venue round 5 folds instead (a paper
+held out, its venue seen: how the report venues' papers are met now that the fit split holds
+other papers of theirs).
 
     .venv/bin/python benchmarks/fit_topics.py [--dry-run]
 """
