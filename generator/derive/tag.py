@@ -241,7 +241,7 @@ def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
 
 
 def tag_paper(paper: Paper, topics: Sequence[Topic], model: TopicModel | None = None) -> Paper:
-    """The paper with ``tags`` (1 to 4 topic names, best first) and their ``tag_evidence``.
+    """The paper with ``tags`` (1 to the model's ``max_tags`` topic names, best first) and their ``tag_evidence``.
 
     A phrase matches whole words, ignoring case, hyphens and a plural ending on its
     last word; a phrase written with capitals (an acronym such as ``RL`` or ``NeRF``)
