@@ -108,11 +108,11 @@ MATCHING = [
 
 
 # A model of phrases alone, with weights chosen by hand (bias, phrase, phrase_share, terms,
-# terms_share): a mention in the first sentence (score 3) or three later ones give a tag
+# terms_share, classifier, classifier_gap): a mention in the first sentence (score 3) or three later ones give a tag
 # (logit -3 + 2 log 4 + 1 = 0.77, probability 0.68 >= 0.5); one late mention beside a
 # stronger topic does not (-3 + 2 log 2 + 1/6.5 = -1.46, 0.19). The toy taxonomies below have
 # no term profiles, so the fitted model's weights would test the fit, not the matching.
-PHRASES_ONLY = TopicModel((-3.0, 2.0, 1.0, 0.0, 0.0), threshold=0.5, share_of_top=0.2, early_weight=1.0,
+PHRASES_ONLY = TopicModel((-3.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0), threshold=0.5, share_of_top=0.2, early_weight=1.0,
                           idf={}, profiles={})
 
 
@@ -275,10 +275,10 @@ def test_every_corpus_paper_gets_one_to_four_tags_and_the_catch_all_is_rare(taxo
 # -- the terms: what a topic's papers say, beyond its phrases ------------------------------
 
 TERMS = [topic("Music", "music"), topic("Graphs", "graph neural network"), topic("Machine Learning", catch_all=True)]
-# bias, phrase, phrase_share, terms, terms_share: terms alone can make a tag (a cosine of 0.6
+# bias, phrase, phrase_share, terms, terms_share, classifier, classifier_gap: terms alone can make a tag (a cosine of 0.6
 # with the profile: -3 + 5 * 0.6 + 2 = 2, probability 0.88)
 TERMS_MODEL = TopicModel(
-    (-3.0, 2.0, 1.0, 5.0, 2.0), threshold=0.5, share_of_top=0.2, early_weight=1.0,
+    (-3.0, 2.0, 1.0, 5.0, 2.0, 0.0, 0.0), threshold=0.5, share_of_top=0.2, early_weight=1.0,
     idf={"melody": 2.0, "chord": 2.0, "chord progression": 3.0, "node": 1.0},
     profiles={"music": {"melody": 0.6, "chord": 0.6, "chord progression": 0.52}, "graphs": {"node": 1.0}},
 )
@@ -304,9 +304,36 @@ def test_phrase_evidence_comes_before_term_evidence():
     assert set(dict(result.tag_evidence)["Music"][1:]) == {"melody", "chord"}
 
 
+# bias and classifier alone: the classifier's score -1 + 6 x (the abstract's tf-idf weight of "melody")
+CLASSIFIER_MODEL = TopicModel(
+    (-3.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0), threshold=0.5, share_of_top=0.2, early_weight=1.0,
+    idf={"melody": 2.0, "node": 1.0}, profiles={},
+    classifiers={"music": {"melody": 6.0}, "graphs": {"node": 6.0}}, intercepts={"music": -1.0, "graphs": -1.0},
+)
+
+
+def test_a_topic_classifier_alone_can_make_a_tag_and_shows_its_terms():
+    # "melody" is the only term: weight 1, classifier score 5, logit 2, probability 0.88
+    result = tag_paper(paper("A melody."), TERMS, CLASSIFIER_MODEL)
+    assert result.tags == ("Music",)
+    assert result.tag_evidence == (("Music", ("melody",)),)
+    # no term of either classifier: both score -1, below any tag
+    assert tag_paper(paper("We prove a lemma about sets."), TERMS, CLASSIFIER_MODEL).tags == ("Machine Learning",)
+
+
+def test_max_tags_caps_the_tags_after_the_best():
+    text = "Music on graph neural networks. More music."
+    assert tag_paper(paper(text), TERMS, PHRASES_ONLY).tags == ("Music", "Graphs")
+    one = replace(PHRASES_ONLY, max_tags=1)
+    assert tag_paper(paper(text), TERMS, one).tags == ("Music",)
+
+
 def test_the_fitted_model_is_read_and_covers_the_taxonomy(taxonomy):
     model = load_topic_model()
-    assert len(model.weights) == 5
+    assert len(model.weights) == 7
+    assert 1 <= model.max_tags <= MAX_TAGS
+    assert set(model.classifiers) <= set(model.profiles)
+    assert all(term in model.idf for terms in model.classifiers.values() for term in terms)
     assert 0 < model.threshold < 1
     assert {t.slug for t in taxonomy if not t.catch_all} <= set(model.profiles)
     assert all(term in model.idf for terms in model.profiles.values() for term in terms)
@@ -324,8 +351,8 @@ def test_the_fitted_model_is_read_and_covers_the_taxonomy(taxonomy):
 def test_a_broken_model_file_is_an_error_naming_it(tmp_path, change, message):
     import json
 
-    good = {"about": "x", "fitted_on": ["x"], "weights": dict(zip(("bias", "phrase", "phrase_share", "terms", "terms_share"),
-                                                                 (0, 0, 0, 0, 0))),
+    good = {"about": "x", "fitted_on": ["x"], "weights": dict(zip(("bias", "phrase", "phrase_share", "terms", "terms_share",
+                                                                  "classifier", "classifier_gap"), (0,) * 7)),
             "threshold": 0.5, "share_of_top": 0.2, "early_weight": 1.0, "idf": {"melody": 1.0},
             "profiles": {"music": {"melody": 1.0}}}
     key, _, value = change.partition(": ")

@@ -352,6 +352,12 @@ TOPIC_WEIGHTS = Record(
         # topic slug -> term -> weight of the term in the topic's profile
         "profiles": Field(dict, required=True, name="mapping from topic slug to terms",
                           values=Field(dict, name="mapping from term to number", values=float)),
+        # topic slug -> term -> weight of the topic's linear classifier, and slug -> its intercept
+        "classifiers": Field(dict, name="mapping from topic slug to terms",
+                             values=Field(dict, name="mapping from term to number", values=float)),
+        "intercepts": Field(dict, name="mapping from topic slug to number", values=float),
+        # at most this many tags a paper (1 to 4)
+        "max_tags": Field(int),
     },
 )
 

@@ -9,13 +9,16 @@ Two kinds of evidence, read in one pass over the abstract's words:
   say what a paper is about, a late sentence often only mentions a related field.
 - **terms**: the abstract's words and word pairs, weighted by tf-idf, against each topic's
   profile of terms (``topic_weights.json``): what papers on the topic say, whether or not
-  they spell the taxonomy's phrases.
+  they spell the taxonomy's phrases;
+- **classifier**: the same tf-idf vector through each topic's own linear classifier of terms,
+  learned from the expert-labelled abstracts: which words tell the topic's papers from the
+  others' (a profile only says what its papers say, common words included).
 
-A handful of features of each topic (how strong its phrases and its terms are, and how
-they compare with the abstract's strongest topic) go through one logistic model shared by
-all topics, so a topic with few papers to learn from is still tagged from its phrases. A
-topic becomes a tag when its probability reaches a threshold and a share of the first
-tag's. The model, the profiles and the rule are fitted by ``benchmarks/fit_topics.py`` on
+A handful of features of each topic (how strong its phrases, its terms and its classifier
+are, and how they compare with the abstract's strongest topic) go through one logistic model
+shared by all topics, so a topic with few papers to learn from is still tagged from its
+phrases. A topic becomes a tag when its probability reaches a threshold and a share of the
+first tag's, up to ``max_tags`` tags. The model, the profiles and the rule are fitted by ``benchmarks/fit_topics.py`` on
 the labelled abstracts of ``benchmarks/data/topic_labels.jsonl`` marked ``fit``.
 """
 from __future__ import annotations
@@ -53,7 +56,7 @@ EARLY_SENTENCES = 2
 # The features of a topic, in the order the model's weights are read.
 # (Indicators of the strongest topic were tried: collinear with the shares, they took negative
 # weights that put a tied second topic first.)
-FEATURES = ("bias", "phrase", "phrase_share", "terms", "terms_share")
+FEATURES = ("bias", "phrase", "phrase_share", "terms", "terms_share", "classifier", "classifier_gap")
 
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -198,6 +201,11 @@ class TopicModel:
     early_weight: float  # how much more a term of the first sentences counts
     idf: dict[str, float]  # the vocabulary: term -> inverse document frequency
     profiles: dict[str, dict[str, float]]  # topic slug -> term -> weight (unit length)
+    # topic slug -> term -> weight of the topic's linear classifier, and its intercept (a topic
+    # without one has a classifier score of 0)
+    classifiers: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
+    intercepts: dict[str, float] = dataclasses.field(default_factory=dict)
+    max_tags: int = MAX_TAGS  # at most this many tags
 
 
 NO_MODEL = TopicModel((0.0,) * len(FEATURES), 1.0, 1.0, 1.0, {}, {})
@@ -223,6 +231,9 @@ def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
         early_weight=float(data["early_weight"]),
         idf={t: float(v) for t, v in data["idf"].items()},
         profiles={slug: {t: float(v) for t, v in terms.items()} for slug, terms in data["profiles"].items()},
+        classifiers={slug: {t: float(v) for t, v in terms.items()} for slug, terms in data.get("classifiers", {}).items()},
+        intercepts={slug: float(v) for slug, v in data.get("intercepts", {}).items()},
+        max_tags=min(MAX_TAGS, int(data.get("max_tags", MAX_TAGS))),
     )
 
 
@@ -230,7 +241,7 @@ def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
 
 
 def tag_paper(paper: Paper, topics: Sequence[Topic], model: TopicModel | None = None) -> Paper:
-    """The paper with ``tags`` (1 to 4 topic names, best first) and their ``tag_evidence``.
+    """The paper with ``tags`` (1 to the model's ``max_tags`` topic names, best first) and their ``tag_evidence``.
 
     A phrase matches whole words, ignoring case, hyphens and a plural ending on its
     last word; a phrase written with capitals (an acronym such as ``RL`` or ``NeRF``)
@@ -264,8 +275,11 @@ class _Matcher:
     model: TopicModel
     # term -> its row of ``profiles``; empty when no topic of this taxonomy has a profile
     rows: dict[str, int]
-    # the weight of each term (row) in each topic's profile (column)
+    # the weight of each term (row) in each topic's profile (the first len(topics) columns) and in
+    # each topic's classifier (the next ones): one matrix, so an abstract's scores are one product
     profiles: np.ndarray
+    # each topic's classifier intercept
+    intercepts: np.ndarray
 
 
 @lru_cache(maxsize=8)
@@ -286,11 +300,17 @@ def _matcher(topics: tuple[Topic, ...], model: TopicModel = NO_MODEL) -> _Matche
     # the profiles as one matrix (term row x topic column): an abstract's term scores are one product
     rows = {term: row for row, term in enumerate(model.idf)}
     profiles = np.zeros((len(rows), len(topics)), dtype=np.float64)
+    classifiers = np.zeros((len(rows), len(topics)), dtype=np.float64)
+    intercepts = np.zeros(len(topics), dtype=np.float64)
     for index, topic in enumerate(topics):
         if not topic.catch_all:
             for term, weight in model.profiles.get(topic.slug, {}).items():
                 if term in rows:
                     profiles[rows[term], index] = weight
+            for term, weight in model.classifiers.get(topic.slug, {}).items():
+                if term in rows:
+                    classifiers[rows[term], index] = weight
+            intercepts[index] = model.intercepts.get(topic.slug, 0.0)
     return _Matcher(
         topics=topics,
         hits={k: tuple(v) for k, v in hits.items()},
@@ -298,8 +318,9 @@ def _matcher(topics: tuple[Topic, ...], model: TopicModel = NO_MODEL) -> _Matche
         lengths={two: tuple(sorted(ns, reverse=True)) for two, ns in lengths.items()},
         catch_all=next((i for i, t in enumerate(topics) if t.catch_all), None),
         model=model,
-        rows=rows if profiles.any() else {},
-        profiles=profiles,
+        rows=rows if profiles.any() or classifiers.any() else {},
+        profiles=np.hstack([profiles, classifiers]),
+        intercepts=intercepts,
     )
 
 
@@ -338,7 +359,7 @@ def _choose(text: str, m: _Matcher) -> tuple[tuple[str, ...], tuple]:
     if ranked:
         top = _sigmoid(by_topic[ranked[0]])
         floor = max(model.threshold, model.share_of_top * top)
-        chosen = [i for i in ranked[:MAX_TAGS] if _sigmoid(by_topic[i]) >= floor]
+        chosen = [i for i in ranked[: model.max_tags] if _sigmoid(by_topic[i]) >= floor]
         if not chosen and (ranked[0] in phrase_evidence or top >= model.threshold / 2):
             # Nothing reaches the threshold: the likeliest topic still says more than the catch-all,
             # if its phrases name it or its terms make it half as likely as a tag must be.
@@ -364,17 +385,17 @@ def _sigmoid(z: float) -> float:
 
 def topic_features(text: str, m: _Matcher) -> tuple[np.ndarray, np.ndarray, dict[int, list[str]],
                                                      Callable[[int], dict[str, float]]]:
-    """The topics with phrase or term evidence (their indexes, ascending) and a row of their
+    """The topics with phrase or term evidence or a positive classifier score (their indexes, ascending) and a row of their
     :data:`FEATURES` each; topic index -> the phrases found; and a function giving, for a topic
     index, each term's part of the topic's term score (computed only for the topics shown)."""
     lower, written = _words(text)
     found, phrase_evidence = _score(lower, written, m)
-    terms, term_parts = _terms(lower, m)
+    terms, classified, term_parts = _terms(lower, m)
     phrases = np.zeros(len(m.topics))
     if found:
         phrases[list(found)] = list(found.values())
-    candidates = np.flatnonzero((phrases > 0) | (terms > 0))
-    p, t = phrases[candidates], terms[candidates]
+    candidates = np.flatnonzero((phrases > 0) | (terms > 0) | (classified > 0))
+    p, t, c = phrases[candidates], terms[candidates], classified[candidates]
     features = np.empty((len(candidates), len(FEATURES)))
     if len(candidates):
         top_p, top_t = p.max(), t.max()
@@ -383,6 +404,8 @@ def topic_features(text: str, m: _Matcher) -> tuple[np.ndarray, np.ndarray, dict
         features[:, 2] = p / top_p if top_p > 0 else 0.0
         features[:, 3] = t
         features[:, 4] = t / top_t if top_t > 0 else 0.0
+        features[:, 5] = c
+        features[:, 6] = c - c.max()
     return candidates, features, phrase_evidence, term_parts
 
 
@@ -427,20 +450,24 @@ def term_vector(lower: Sequence[str], idf: dict[str, float], early_weight: float
     return {t: v / norm for t, v in vector.items()} if norm else {}
 
 
-def _terms(lower: Sequence[str], m: _Matcher) -> tuple[np.ndarray, Callable[[int], dict[str, float]]]:
-    """Each topic's score of the abstract's terms against its profile (a cosine), and a function
-    giving a topic's terms with their parts of it."""
+def _terms(lower: Sequence[str], m: _Matcher) -> tuple[np.ndarray, np.ndarray, Callable[[int], dict[str, float]]]:
+    """Each topic's score of the abstract's terms against its profile (a cosine) and its classifier's
+    score, and a function giving a topic's terms with their parts of its logit (through the two)."""
     vector = term_vector(lower, m.model.idf, m.model.early_weight) if m.rows else {}
     if not vector:
-        return np.zeros(len(m.topics)), lambda topic: {}
+        return np.zeros(len(m.topics)), m.intercepts.copy(), lambda topic: {}
     terms = list(vector)
     values = np.fromiter(vector.values(), dtype=np.float64, count=len(terms))
     weights = m.profiles[[m.rows[t] for t in terms]]
+    n = len(m.topics)
+    w_terms, w_classifier = m.model.weights[3], m.model.weights[5]
 
     def parts(topic: int) -> dict[str, float]:
-        return {t: float(v) for t, v in zip(terms, values * weights[:, topic]) if v > 0}
+        logit = values * (w_terms * weights[:, topic] + w_classifier * weights[:, n + topic])
+        return {t: float(v) for t, v in zip(terms, logit) if v > 0}
 
-    return values @ weights, parts
+    scores = values @ weights
+    return scores[:n], m.intercepts + scores[n:], parts
 
 
 def _score(lower: list[str], text: str, m: _Matcher) -> tuple[dict[int, float], dict[int, list[str]]]:
