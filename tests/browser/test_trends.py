@@ -42,7 +42,9 @@ def test_a_number_and_its_bar_open_the_search_filtered_to_its_papers(page, page_
     block = page.locator(f"h3#{topic['slug']} + .digest-trend")
     # the bar (a line, so Playwright sees no area to check: force): trends.js opens its number's link
     block.locator("svg.digest-bars path:not(.b)").first.click(force=True)
-    page.wait_for_function("() => Number(document.querySelector('.digest-search__dialog').dataset.digestAnswers) >= 1")
+    # the click navigates: the dialog is there only once the next page's search.js has run
+    page.wait_for_function("() => { const d = document.querySelector('.digest-search__dialog');"
+                           " return d !== null && Number(d.dataset.digestAnswers) >= 1; }")
     assert page.locator(".digest-search__input").input_value() == " ".join(
         [f"topic:{s}" for s in topic["within"]] + [f"venue:{venue['slug']}"])
     got = sorted(page.evaluate("h => new URL(h).pathname.slice(1)", o.get_attribute("data-href"))
