@@ -589,6 +589,7 @@ def test_the_legend_names_each_colour_and_its_keys_filter_the_map(page, page_log
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_regions_are_labelled_without_overlap(page, page_log, site_url):
     """Labels are drawn into the canvas; the page keeps the placed ones (text and box)."""
     cols, rows = 60, 60
@@ -614,6 +615,7 @@ def test_regions_are_labelled_without_overlap(page, page_log, site_url):
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_a_tap_names_the_paper_and_a_second_tap_opens_it(open_page, page_log, site_url, papers, map_data):
     page = open_page(viewport=PHONE)
     row = loneliest(map_data)
@@ -635,6 +637,7 @@ def test_a_tap_names_the_paper_and_a_second_tap_opens_it(open_page, page_log, si
     assert page_log.problems() == []
 
 
+@pytest.mark.one_builder
 def test_the_arrow_keys_go_from_paper_to_paper_and_enter_opens_one(page, page_log, site_url, papers):
     open_map(page, site_url)
     page.locator(".digest-map-canvas").focus()
