@@ -1,5 +1,8 @@
 """``python -m generator``: build the digest, or validate seed files.
 
+Each command imports its stages when it runs: a build with nothing to do
+(:mod:`generator.manifest`) ends before they load.
+
 Every problem is printed as ``path:line: message`` on stderr and the command
 exits 1; a traceback is shown only with ``--debug``.
 """
@@ -11,14 +14,8 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ErrorList, GeneratorError
-from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
-from generator.derive.tag import load_taxonomy
-from generator.pipeline import build
-from generator.seeds.parse import parse_all
-from generator.seeds.read import display_path, read_seeds, read_seeds_at, seed_paths
-from generator.site.compact import compact_site
-from generator.site.stamp import build_site
-from generator.validate import check, errors_markdown, report_markdown, report_text
+from generator.manifest import manifest_path, up_to_date
+from generator.seeds.read import display_path
 
 log = logging.getLogger("generator")
 
@@ -55,7 +52,15 @@ def _messages(e: GeneratorError) -> list[str]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy, args.cache)
+    seed_dirs = args.seeds or [Path("seeds")]
+    if args.cache is not None and (done := up_to_date(seed_dirs, args.docs, args.taxonomy, manifest_path(args.cache))):
+        log.info("nothing changed since the last build (%s): %d papers from %d seed file(s) (%d duplicates merged) "
+                 "in %s, as they are", display_path(manifest_path(args.cache)), done.papers, done.seed_files,
+                 done.merged, display_path(args.docs))
+        return 0
+    from generator.pipeline import build
+
+    result = build(seed_dirs, args.docs, args.taxonomy, args.cache)
     d = result.digest
     merged = sum(p.merged for p in d)
     log.info(
@@ -66,6 +71,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
+    from generator.site.compact import compact_site
+
     if not args.site.is_dir():
         raise GeneratorError("no built site here: run mkdocs build first", display_path(args.site))
     files, before, after = compact_site(args.site)
@@ -74,12 +81,20 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
+    from generator.site.stamp import build_site
+
     stamped, compacted = build_site(args.config)
     log.info("site built: %d paper, listing and alias page(s) filled into their frames, %d other page(s) compacted", stamped, compacted)
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from generator.derive.curate import CURATION_FILE, find_curation, read_curation_bytes
+    from generator.derive.tag import load_taxonomy
+    from generator.seeds.parse import parse_all
+    from generator.seeds.read import read_seeds, read_seeds_at, seed_paths
+    from generator.validate import check, errors_markdown, report_markdown, report_text
+
     topics = load_taxonomy()
     try:
         # a file refused by name or kind is a problem of the pull request: the summary says so

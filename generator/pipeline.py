@@ -29,6 +29,7 @@ from generator.derive.published import PublishedPaper, anchors, edits_in_place, 
 from generator.derive.related import add_related
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
+from generator.manifest import Manifest, docs_state, forget, input_key, manifest_path, write_manifest
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
 from generator.pages.render import render_site
@@ -198,6 +199,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     """Generate the digest's pages from the seed folders into ``docs``; with ``cache``, reuse
     and then keep there the titles and tags derived from each text (:mod:`generator.derive.cache`)."""
     watch = _Stopwatch()
+    # The inputs' hash before they are read: an input edited during the build then makes
+    # the next build's differ, never the reverse.
+    key = input_key(list(seed_dirs), taxonomy) if cache is not None else ""
     topics = load_taxonomy(taxonomy)
     curation = curate.find_curation(seed_dirs)
     paths = seed_paths(seed_dirs)
@@ -263,10 +267,14 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     watch.lap("layout")
     aliases = {f"papers/{alias}.md" for p in visible for alias in p.aliases}
     files.update(render_sitemaps(page_paths([*files, *hand_written_pages(docs)], aliases), address))
+    if cache is not None:
+        forget(manifest_path(cache))
     written, removed = write_tree(docs, files)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
+        write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest), sum(p.merged for p in digest),
+                                                      len(seeds)))
     watch.lap("write")
     return BuildResult(digest, len(seeds), written, removed, watch.total)
