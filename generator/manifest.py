@@ -155,3 +155,51 @@ def forget(path: Path) -> None:
     """Remove the manifest before a build writes ``docs/``: a build stopped half-way then vouches for nothing."""
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
+
+
+# How many papers were placed on the map since its last full layout
+# (:func:`generator.derive.map_layout.placing`), beside the derive cache.
+PLACED = "map-placed.json"
+
+
+def placed_path(cache: Path) -> Path:
+    return cache.with_name(PLACED)
+
+
+def _map_hash(data: str | bytes) -> str:
+    return hashlib.blake2b(data.encode("utf-8") if isinstance(data, str) else data, digest_size=16).hexdigest()
+
+
+def read_placed(path: Path, map_json: Path) -> int | None:
+    """The papers placed on ``map_json`` since its last full layout, as the build that wrote it
+    counted them; None when not known (no count, one that is not this generator's, or one
+    written for another map.json), and the map is then laid out again in full."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        current = _map_hash(map_json.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        log.info("cannot read %s (%s): the map is laid out again in full", path, e)
+        return None
+    if not (isinstance(doc, dict) and doc.keys() == {"map", "placed"} and isinstance(doc["map"], str)
+            and isinstance(doc["placed"], int) and not isinstance(doc["placed"], bool) and doc["placed"] >= 0):
+        log.info("%s is not one this generator writes: the map is laid out again in full", path)
+        return None
+    return doc["placed"] if doc["map"] == current else None
+
+
+def write_placed(path: Path, map_json: str, placed: int | None) -> None:
+    """The count of papers placed on ``map_json`` since its last full layout; None (not known) removes it."""
+    if placed is None:
+        forget(path)
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"map": _map_hash(map_json), "placed": placed}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        log.warning("cannot write %s (%s): the next build lays the map out in full", path, e)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)

@@ -24,12 +24,22 @@ from generator.core.parallel import Background, Pending, map_chunks, split, work
 from generator.derive import curate
 from generator.derive.cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
 from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
-from generator.derive.map_layout import layout
+from generator.derive.map_layout import PLACE_SHARE, LayoutInfo, layout, place, placing
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
 from generator.derive.related import add_related
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
-from generator.manifest import Manifest, docs_state, forget, input_key, manifest_path, write_manifest
+from generator.manifest import (
+    Manifest,
+    docs_state,
+    forget,
+    input_key,
+    manifest_path,
+    placed_path,
+    read_placed,
+    write_manifest,
+    write_placed,
+)
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
 from generator.pages.render import render_site
@@ -235,12 +245,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     visible = digest.visible()
     big = len(visible) >= 400
     indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
-    laying = Background(partial(layout, visible, *explore.read_previous_map(docs)), worth_it=big)
+    previous, span = explore.read_previous_map(docs)
+    placed = read_placed(placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
+    new = sum(p.id not in previous for p in visible)
+    # A few new papers are placed beside their related papers on the map as it is, once
+    # those are known; more, and the map is laid out again in a worker from here on.
+    laying = None if placing(new, placed, len(previous)) else Background(partial(layout, visible, previous, span),
+                                                                         worth_it=big)
     try:
         digest = add_related(digest, mapper=map_chunks)
     except BaseException:
         indexing.cancel()
-        laying.cancel()
+        if laying is not None:
+            laying.cancel()
         raise
     watch.lap("related")
     visible = digest.visible()
@@ -254,14 +271,28 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository(),
                             site_url=address)
     except GeneratorError:
-        laying.cancel()
+        if laying is not None:
+            laying.cancel()
         indexing.cancel()
         raise
     files.update(render_feeds(visible, digest.topics, dates, address))
     watch.lap("render")
     files.update(indexing.result())
     watch.lap("index")
-    coordinates, info = laying.result()
+    if laying is None:
+        shown = digest.visible()
+        coordinates = {p.id: previous[p.id] for p in shown if p.id in previous}
+        coordinates.update(place({p.id: p.related for p in shown if p.id not in previous}, previous))
+        info = LayoutInfo(len(shown), len(shown) - new, "placed on the previous map", span)
+        placed += new
+        log.info("map: %d new paper(s) placed beside their related papers; %d placed since the last full layout "
+                 "(it is laid out again past %d)", new, placed, int(PLACE_SHARE * len(previous)))
+    else:
+        coordinates, info = laying.result()
+        if info.method != "previous map":
+            placed = 0
+            if previous:
+                log.info("map: laid out again in full (%s), %d new paper(s)", info.method, new)
     files.update(explore.render_explore(digest, coordinates, info.span))
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
@@ -274,6 +305,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
+        write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
         write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest), sum(p.merged for p in digest),
                                                       len(seeds)))
     watch.lap("write")
