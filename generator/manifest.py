@@ -60,7 +60,7 @@ def input_key(seed_dirs: list[Path], taxonomy: Path | None, config: Path = Path(
 
     def put(label: str, data: bytes | str) -> None:
         data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-        h.update(label.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+        h.update(os.fsencode(label) + b"\0" + len(data).to_bytes(8, "big") + data)  # a name as its bytes
 
     put("generator", fingerprint(taxonomy.read_bytes() if taxonomy is not None else b""))
     for folder in seed_dirs:
@@ -125,7 +125,7 @@ def up_to_date(seed_dirs: list[Path], docs: Path, taxonomy: Path | None, path: P
         return None
     try:
         key = input_key(seed_dirs, taxonomy)
-    except (GeneratorError, OSError):
+    except (GeneratorError, OSError, ValueError):
         return None  # the build reports what is wrong
     if key != manifest.key:
         return None
@@ -201,5 +201,77 @@ def write_placed(path: Path, map_json: str, placed: int | None) -> None:
         os.replace(tmp, path)
     except OSError as e:
         log.warning("cannot write %s (%s): the next build lays the map out in full", path, e)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+# What each paper page on disk was made of (:func:`generator.pages.render.paper_page_keys`),
+# with the size and modification time it was left with: a page whose key is the same and
+# whose file is as it was left need not be rendered again.
+PAGES = "pages.json"
+PageState = tuple[str, int, int]  # key, size, mtime in ns
+
+
+def pages_path(cache: Path) -> Path:
+    return cache.with_name(PAGES)
+
+
+def read_pages(path: Path, stamp: str) -> dict[str, PageState]:
+    """The page states of ``path`` when written by this generator (``stamp``: its fingerprint);
+    else none (said, unless there is no file), and every page is rendered."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        log.info("cannot read %s (%s): rendering every paper page", path, e)
+        return {}
+    if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "pages"} and isinstance(doc["pages"], dict)):
+        log.info("%s is not one this generator writes: rendering every paper page", path)
+        return {}
+    if doc["fingerprint"] != stamp:
+        return {}
+    out = {}
+    for pid, state in doc["pages"].items():
+        if not (isinstance(state, list) and len(state) == 3 and isinstance(state[0], str)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in state[1:])):
+            log.info("%s is not one this generator writes: rendering every paper page", path)
+            return {}
+        out[pid] = (state[0], state[1], state[2])
+    return out
+
+
+def unchanged_pages(docs: Path, keys: dict[str, str], previous: dict[str, PageState]) -> set[str]:
+    """The ids whose page key is what it was and whose page ``docs/papers/<id>.md`` is as that build left it."""
+    out = set()
+    for pid, key in keys.items():
+        state = previous.get(pid)
+        if state is None or state[0] != key:
+            continue
+        try:
+            st = os.stat(docs / "papers" / f"{pid}.md")
+        except OSError:
+            continue
+        if (st.st_size, st.st_mtime_ns) == state[1:]:
+            out.add(pid)
+    return out
+
+
+def write_pages(path: Path, stamp: str, docs: Path, keys: dict[str, str]) -> None:
+    """The state of every paper page of ``keys`` as it now is on disk, written whole and renamed into place."""
+    pages = {}
+    for pid, key in sorted(keys.items()):
+        try:
+            st = os.stat(docs / "papers" / f"{pid}.md")
+        except OSError:
+            continue
+        pages[pid] = [key, st.st_size, st.st_mtime_ns]
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"fingerprint": stamp, "pages": pages}, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        log.warning("cannot write %s (%s): the next build renders every paper page", path, e)
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)

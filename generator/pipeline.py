@@ -35,14 +35,18 @@ from generator.manifest import (
     forget,
     input_key,
     manifest_path,
+    pages_path,
     placed_path,
+    read_pages,
     read_placed,
+    unchanged_pages,
     write_manifest,
+    write_pages,
     write_placed,
 )
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
-from generator.pages.render import render_site
+from generator.pages.render import paper_page_keys, render_site
 from generator.pages.search_index import search_files
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.write import write_tree
@@ -211,7 +215,12 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     watch = _Stopwatch()
     # The inputs' hash before they are read: an input edited during the build then makes
     # the next build's differ, never the reverse.
-    key = input_key(list(seed_dirs), taxonomy) if cache is not None else ""
+    key = ""
+    if cache is not None:
+        try:
+            key = input_key(list(seed_dirs), taxonomy)
+        except (GeneratorError, OSError, ValueError):
+            pass  # the stages below say what is wrong with the inputs; no manifest vouches for them
     topics = load_taxonomy(taxonomy)
     curation = curate.find_curation(seed_dirs)
     paths = seed_paths(seed_dirs)
@@ -267,9 +276,16 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if not address:
         log.info("no site_url (mkdocs.yml reads it from SITE_URL): no sitemaps, canonical links, og:url or og:image, "
                  "and the feeds link relatively")
+    repo = site_repository()
+    # A paper page whose inputs are what they were when the page on disk was written is not
+    # rendered again: one new abstract renders its own page and the few that list it.
+    page_keys = paper_page_keys(digest, repo, address) if cache is not None else {}
+    unchanged = unchanged_pages(docs, page_keys, read_pages(pages_path(cache), stamp)) if cache is not None else set()
+    kept = {f"papers/{pid}.md" for pid in unchanged}
+    log.debug("paper pages: %d of %d as they were", len(unchanged), len(page_keys))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository(),
-                            site_url=address)
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=repo,
+                            site_url=address, unchanged=unchanged)
     except GeneratorError:
         if laying is not None:
             laying.cancel()
@@ -297,16 +313,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
     aliases = {f"papers/{alias}.md" for p in visible for alias in p.aliases}
-    files.update(render_sitemaps(page_paths([*files, *hand_written_pages(docs)], aliases), address))
+    files.update(render_sitemaps(page_paths([*files, *kept, *hand_written_pages(docs)], aliases), address))
     if cache is not None:
         forget(manifest_path(cache))
-    written, removed = write_tree(docs, files)
+        forget(pages_path(cache))  # until it says what this write left
+    written, removed = write_tree(docs, files, kept)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
         write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
-        write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest), sum(p.merged for p in digest),
-                                                      len(seeds)))
+        write_pages(pages_path(cache), stamp, docs, page_keys)
+        if key:
+            write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),
+                                                          sum(p.merged for p in digest), len(seeds)))
     watch.lap("write")
     return BuildResult(digest, len(seeds), written, removed, watch.total)

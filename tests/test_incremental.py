@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support import REPO
 
@@ -134,6 +134,9 @@ EDITS = st.sampled_from(["append", "remove", "edit", "new file", "drop file", "c
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+# every kind of edit once, a build killed early in the middle
+@example(steps=[("append", 3), ("curate", 5), ("edit", 7), ("new file", 1), ("remove", 2), ("drop file", 0)],
+         kill_at=2, kill_after=1.0)
 @given(steps=st.lists(st.tuples(EDITS, st.integers(0, 1000)), min_size=2, max_size=4),
        kill_at=st.integers(0, 3), kill_after=st.floats(0.3, 2.5))
 def test_incremental_builds_equal_a_cold_build(steps, kill_at, kill_after):
