@@ -62,8 +62,9 @@ def prepare(root: Path, code: Path) -> None:
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / "docs" / name)
 
 
-def run(cmd: list[str], cwd: Path, code: Path) -> tuple[float, int]:
-    """(seconds, peak resident memory in MB of the process and its workers) of ``cmd``."""
+def run(cmd: list[str], cwd: Path, code: Path) -> tuple[float, float, int]:
+    """(seconds, CPU seconds, peak resident memory in MB of the process and its workers) of ``cmd``.
+    The machines here are shared: CPU seconds are the steadier figure under load."""
     env = {**os.environ, "PYTHONPATH": str(code), "NO_MKDOCS_2_WARNING": "1"}
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -74,7 +75,7 @@ def run(cmd: list[str], cwd: Path, code: Path) -> tuple[float, int]:
         if proc.returncode:
             err.seek(0)
             sys.exit(f"{' '.join(cmd)} failed:\n{err.read().decode(errors='replace')[-3000:]}")
-    return seconds, usage.ru_maxrss // 1024  # kilobytes on Linux
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024  # kilobytes on Linux
 
 
 def snapshot(folder: Path, suffix: str = "") -> dict[str, tuple[int, int, bytes]]:
@@ -101,6 +102,7 @@ def papers_of(root: Path) -> dict[str, dict]:
 class Row:
     edit: str
     generate: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     site: list[float] = field(default_factory=list)
     written: list[int] = field(default_factory=list)
     html: list[int] = field(default_factory=list)
@@ -120,11 +122,12 @@ class Bench:
         docs_before = snapshot(self.root / "docs")
         papers_before = papers_of(self.root) if (self.root / "docs" / "papers.json").exists() else {}
         site_before = snapshot(self.root / "site", ".html") if self.with_site and (self.root / "site").exists() else {}
-        seconds, memory = run([sys.executable, "-m", "generator", "build"], self.root, self.code)
+        seconds, cpu, memory = run([sys.executable, "-m", "generator", "build"], self.root, self.code)
         row.generate.append(seconds)
+        row.cpu.append(cpu)
         row.memory.append(memory)
         if self.with_site:
-            seconds, memory = run([sys.executable, "-m", "generator", "site"], self.root, self.code)
+            seconds, _, memory = run([sys.executable, "-m", "generator", "site"], self.root, self.code)
             row.site.append(seconds)
             site_after = snapshot(self.root / "site", ".html")
             row.html.append(sum(site_before.get(k, (0, 0, b""))[2] != v[2] for k, v in site_after.items())
@@ -226,7 +229,7 @@ def bench(n: int, runs: int, site: bool, code: Path, pool: list) -> list[Row]:
                 if edit is not None:
                     edit()
                 b.build(row)
-                print(f"  {n} papers, {name}: generate {row.generate[-1]:.2f} s"
+                print(f"  {n} papers, {name}: generate {row.generate[-1]:.2f} s ({row.cpu[-1]:.1f} CPU s)"
                       + (f", site {row.site[-1]:.2f} s" if site else "")
                       + f", {row.written[-1]} file(s) written, {row.unrelated[-1]} unrelated paper page(s), "
                         f"{row.memory[-1]} MB", file=sys.stderr)
@@ -264,13 +267,13 @@ def main() -> None:
     results = {n: bench(n, args.runs, args.site, code, pool) for n in args.papers}
     med = statistics.median
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.runs} run(s) but cold; generator of {code}")
-    head = ["papers", "edit", "generate s"] + (["site s", "total s", "HTML changed"] if args.site else []) + \
+    head = ["papers", "edit", "generate s", "generate CPU s"] + (["site s", "total s", "HTML changed"] if args.site else []) + \
            ["docs/ files written", "unrelated paper pages", "peak MB"]
     print("| " + " | ".join(head) + " |")
     print("| " + " | ".join("---" if h == "edit" else "---:" for h in head) + " |")
     for n, rows in results.items():
         for r in rows:
-            cells = [f"{n:,}", r.edit, f"{med(r.generate):.2f}"]
+            cells = [f"{n:,}", r.edit, f"{med(r.generate):.2f}", f"{med(r.cpu):.1f}"]
             if args.site:
                 cells += [f"{med(r.site):.2f}", f"{med(g + s for g, s in zip(r.generate, r.site)):.2f}", f"{med(r.html):.0f}"]
             cells += [f"{med(r.written):.0f}", f"{med(r.unrelated):.0f}", f"{max(r.memory)}"]
