@@ -24,7 +24,8 @@ from support import REPO
 
 from generator import cli
 from generator.derive.map_layout import PLACE_OFFSET, place, placing
-from generator.manifest import docs_state, manifest_path, read_manifest
+from generator.core.fingerprint import fingerprint
+from generator.manifest import docs_state, manifest_path, pages_path, read_manifest, read_pages
 from generator.seeds.identify import paper_id
 
 DECLARED = {"map.json"}  # the map's places: kept by an incremental build, laid out anew by a cold one
@@ -207,3 +208,19 @@ def test_placing_stops_past_a_tenth_of_the_map_since_its_last_full_layout():
     assert placing(1, 0, 100) and placing(10, 0, 100) and not placing(11, 0, 100)
     assert placing(3, 7, 100) and not placing(4, 7, 100)
     assert not placing(1, None, 100) and not placing(0, 0, 100) and not placing(1, 0, 5)
+
+
+def test_a_corrupt_page_state_is_said_and_every_page_rendered_again(built, caplog):
+    docs = built.root / "docs"
+    before = generated(docs)
+    state = pages_path(built.root / ".cache" / "derived.json")
+    assert read_pages(state, fingerprint(b""))  # the build left one, for this generator
+    state.write_bytes(b"\xff{not json")
+    page = sorted((docs / "papers").glob("*.md"))[3]
+    page.write_bytes(b"tampered")  # a page the states would have vouched for
+    caplog.set_level("INFO")
+    built.edit("append", 1)
+    build_here(built.root)
+    assert "cannot read .cache/pages.json" in caplog.text
+    assert page.read_bytes() == before[page.relative_to(docs).as_posix()]
+    assert read_pages(state, fingerprint(b"")) and not read_pages(state, "another generator")
