@@ -219,8 +219,7 @@ def test_a_corrupt_page_state_is_said_and_every_page_rendered_again(built, caplo
     page = sorted((docs / "papers").glob("*.md"))[3]
     page.write_bytes(b"tampered")  # a page the states would have vouched for
     caplog.set_level("INFO")
-    built.edit("append", 1)
-    build_here(built.root)
+    build_here(built.root)  # the touched page makes it build; the states say nothing
     assert "cannot read .cache/pages.json" in caplog.text
-    assert page.read_bytes() == before[page.relative_to(docs).as_posix()]
+    assert generated(docs) == before
     assert read_pages(state, fingerprint(b"")) and not read_pages(state, "another generator")
