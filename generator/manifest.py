@@ -1,8 +1,8 @@
 """The build manifest: whether a build can end before it starts, because nothing changed.
 
 A build's output is a function of its inputs: the generator (code and data, by
-:func:`generator.core.fingerprint.fingerprint`), the taxonomy, every file of the seed
-folders (the seeds and the curation file), the MkDocs config and ``SITE_URL`` (the site's
+:func:`generator.core.fingerprint.fingerprint`), the taxonomy, the working directory (pages
+name seed files relative to it), every file of the seed folders (the seeds and the curation file), the MkDocs config and ``SITE_URL`` (the site's
 address and repository), the seed files' dates in git (the feeds'), and the Python and
 library versions the map is laid out with. After a build, ``.cache/build.json`` records a
 hash of all of them, and of the state of ``docs/`` as that build left it (every file's
@@ -63,6 +63,7 @@ def input_key(seed_dirs: list[Path], taxonomy: Path | None, config: Path = Path(
         h.update(os.fsencode(label) + b"\0" + len(data).to_bytes(8, "big") + data)  # a name as its bytes
 
     put("generator", fingerprint(taxonomy.read_bytes() if taxonomy is not None else b""))
+    put("cwd", os.getcwd())  # sources are named relative to it on the pages
     for folder in seed_dirs:
         put("folder", os.fspath(folder))
         if folder.is_dir():
