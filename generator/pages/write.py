@@ -159,6 +159,9 @@ def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozens
     # The files at the top that a build writes only sometimes (the sitemaps, with a site_url)
     # are stale when it does not; the others are written by every build.
     existing.update(name for name in OPTIONAL_FILES if os.path.isfile(os.path.join(base, name)))
+    # A build killed between staging and renaming leaves its temporary files; those in the
+    # generated folders are listed above, those of the files at the top are found here.
+    existing.update(tmp for name in GENERATED_FILES if os.path.isfile(os.path.join(base, tmp := _temporary(name))))
     listed |= existing
     new: list[tuple[str, bytes]] = []
     changed: list[tuple[str, bytes, bytes]] = []
