@@ -1,5 +1,8 @@
 """``python -m generator``: build the digest, validate seed files, or list uncertain titles.
 
+Each command imports its stages when it runs: a build with nothing to do
+(:mod:`generator.manifest`) ends before they load.
+
 Every problem is printed as ``path:line: message`` on stderr and the command
 exits 1; a traceback is shown only with ``--debug``.
 """
@@ -11,6 +14,8 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ErrorList, GeneratorError
+from generator.manifest import manifest_path, up_to_date
+from generator.seeds.read import display_path
 
 # Each command imports what it runs when it runs: the pipeline's imports (numpy, scipy, the
 # title stage's tables) take most of a second, which `python -m generator site` with nothing
@@ -51,8 +56,12 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_titles(args: argparse.Namespace) -> int:
     """The digest's least confident derived titles, for maintainers to correct in seeds/curation.yml."""
+    from generator.derive.curate import find_curation
+    from generator.derive.tag import load_taxonomy
     from generator.derive.title.review import least_confident, report_least
     from generator.pipeline import derive
+    from generator.seeds.parse import parse_all
+    from generator.seeds.read import read_seeds, seed_paths
 
     papers = parse_all(read_seeds(seed_paths([args.seeds])))
     digest = derive(papers, load_taxonomy(), find_curation([args.seeds]))
@@ -65,10 +74,15 @@ def _messages(e: GeneratorError) -> list[str]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    seed_dirs = args.seeds or [Path("seeds")]
+    if args.cache is not None and (done := up_to_date(seed_dirs, args.docs, args.taxonomy, manifest_path(args.cache))):
+        log.info("nothing changed since the last build (%s): %d papers from %d seed file(s) (%d duplicates merged) "
+                 "in %s, as they are", display_path(manifest_path(args.cache)), done.papers, done.seed_files,
+                 done.merged, display_path(args.docs))
+        return 0
     from generator.pipeline import build
-    from generator.seeds.read import display_path
 
-    result = build(args.seeds or [Path("seeds")], args.docs, args.taxonomy, args.cache)
+    result = build(seed_dirs, args.docs, args.taxonomy, args.cache)
     d = result.digest
     merged = sum(p.merged for p in d)
     log.info(
@@ -79,7 +93,6 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
-    from generator.seeds.read import display_path
     from generator.site.compact import compact_site
 
     if not args.site.is_dir():

@@ -24,15 +24,30 @@ from generator.core.parallel import Background, Pending, map_chunks, split, work
 from generator.derive import curate
 from generator.derive.cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
 from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
-from generator.derive.map_layout import layout
+from generator.derive.map_layout import PLACE_SHARE, LayoutInfo, layout, place, placing
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
 from generator.derive.related import add_related
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
 from generator.derive.trends import compute as compute_trends
+from generator.manifest import (
+    Manifest,
+    docs_state,
+    forget,
+    input_key,
+    manifest_path,
+    pages_path,
+    placed_path,
+    read_pages,
+    read_placed,
+    unchanged_pages,
+    write_manifest,
+    write_pages,
+    write_placed,
+)
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
-from generator.pages.render import render_site
+from generator.pages.render import paper_page_keys, render_site
 from generator.pages.search_index import search_files
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
@@ -200,6 +215,14 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     """Generate the digest's pages from the seed folders into ``docs``; with ``cache``, reuse
     and then keep there the titles and tags derived from each text (:mod:`generator.derive.cache`)."""
     watch = _Stopwatch()
+    # The inputs' hash before they are read: an input edited during the build then makes
+    # the next build's differ, never the reverse.
+    key = ""
+    if cache is not None:
+        try:
+            key = input_key(list(seed_dirs), taxonomy)
+        except (GeneratorError, OSError, ValueError):
+            pass  # the stages below say what is wrong with the inputs; no manifest vouches for them
     topics = load_taxonomy(taxonomy)
     curation = curate.find_curation(seed_dirs)
     paths = seed_paths(seed_dirs)
@@ -233,12 +256,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     visible = digest.visible()
     big = len(visible) >= 400
     indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
-    laying = Background(partial(layout, visible, *explore.read_previous_map(docs)), worth_it=big)
+    previous, span = explore.read_previous_map(docs)
+    placed = read_placed(placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
+    new = sum(p.id not in previous for p in visible)
+    # A few new papers are placed beside their related papers on the map as it is, once
+    # those are known; more, and the map is laid out again in a worker from here on.
+    laying = None if placing(new, placed, len(previous)) else Background(partial(layout, visible, previous, span),
+                                                                         worth_it=big)
     try:
         digest = add_related(digest, mapper=map_chunks)
     except BaseException:
         indexing.cancel()
-        laying.cancel()
+        if laying is not None:
+            laying.cancel()
         raise
     watch.lap("related")
     visible = digest.visible()
@@ -248,11 +278,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if not address:
         log.info("no site_url (mkdocs.yml reads it from SITE_URL): no sitemaps, canonical links, og:url or og:image, "
                  "and the feeds link relatively")
+    repo = site_repository()
+    # A paper page whose inputs are what they were when the page on disk was written is not
+    # rendered again: one new abstract renders its own page and the few that list it.
+    page_keys = paper_page_keys(digest, repo, address) if cache is not None else {}
+    unchanged = unchanged_pages(docs, page_keys, read_pages(pages_path(cache), stamp)) if cache is not None else set()
+    kept = {f"papers/{pid}.md" for pid in unchanged}
+    log.debug("paper pages: %d of %d as they were", len(unchanged), len(page_keys))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=site_repository(),
-                            site_url=address)
+        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=repo,
+                            site_url=address, unchanged=unchanged)
     except GeneratorError:
-        laying.cancel()
+        if laying is not None:
+            laying.cancel()
         indexing.cancel()
         raise
     files.update(render_feeds(visible, digest.topics, dates, address))
@@ -260,16 +298,37 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     watch.lap("render")
     files.update(indexing.result())
     watch.lap("index")
-    coordinates, info = laying.result()
+    if laying is None:
+        shown = digest.visible()
+        coordinates = {p.id: previous[p.id] for p in shown if p.id in previous}
+        coordinates.update(place({p.id: p.related for p in shown if p.id not in previous}, previous))
+        info = LayoutInfo(len(shown), len(shown) - new, "placed on the previous map", span)
+        placed += new
+        log.info("map: %d new paper(s) placed beside their related papers; %d placed since the last full layout "
+                 "(it is laid out again past %d)", new, placed, int(PLACE_SHARE * len(previous)))
+    else:
+        coordinates, info = laying.result()
+        if info.method != "previous map":
+            placed = 0
+            if previous:
+                log.info("map: laid out again in full (%s), %d new paper(s)", info.method, new)
     files.update(explore.render_explore(digest, coordinates, info.span))
     log.debug("map: %d papers, by %s; %d started from their previous place", info.papers, info.method, info.continued)
     watch.lap("layout")
     aliases = {f"papers/{alias}.md" for p in visible for alias in p.aliases}
-    files.update(render_sitemaps(page_paths([*files, *hand_written_pages(docs)], aliases), address))
-    written, removed = write_tree(docs, files)
+    files.update(render_sitemaps(page_paths([*files, *kept, *hand_written_pages(docs)], aliases), address))
+    if cache is not None:
+        forget(manifest_path(cache))
+        forget(pages_path(cache))  # until it says what this write left
+    written, removed = write_tree(docs, files, kept)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
+        write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
+        write_pages(pages_path(cache), stamp, docs, page_keys)
+        if key:
+            write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),
+                                                          sum(p.merged for p in digest), len(seeds)))
     watch.lap("write")
     return BuildResult(digest, len(seeds), written, removed, watch.total)

@@ -212,3 +212,14 @@ def test_an_unwritable_papers_folder_writes_no_listing(built, monkeypatch):
         write_tree(built, NEXT)
     assert str(info.value).startswith(f"{built}: cannot write the site: Permission denied ({built}/papers/")
     assert snapshot(built) == before
+
+
+def test_temporaries_a_killed_build_left_are_removed_and_pages_kept_are_not_stale(docs):
+    write_tree(docs, FILES)
+    (docs / ".papers.json.tmp").write_text("half", encoding="utf-8")  # killed between stage and rename
+    (docs / "papers" / ".aaaaaaaaaaaa.md.tmp").write_text("half", encoding="utf-8")
+    kept = "papers/bbbbbbbbbbbb.md"
+    written, removed = write_tree(docs, {k: v for k, v in FILES.items() if k != kept}, keep={kept})
+    assert (written, removed) == (0, 2)
+    assert not (docs / ".papers.json.tmp").exists() and not (docs / "papers" / ".aaaaaaaaaaaa.md.tmp").exists()
+    assert (docs / kept).read_text(encoding="utf-8") == FILES[kept]

@@ -32,14 +32,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's key, here since it was first)
 from generator.core.model import Topic
 from generator.derive.tag import MAX_TAGS
 from generator.derive.title import could_be_title
 
 log = logging.getLogger(__name__)
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the whole generator: any change of it starts cold
-SUFFIXES = (".py", ".yml", ".yaml", ".json")
 
 # tags, evidence ((topic, (phrase, ...)), ...), title, the other titles (None: not derived)
 Entry = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], str, tuple[str, ...] | None]
@@ -47,15 +46,6 @@ Entry = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], str, tup
 
 def text_key(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def fingerprint(taxonomy: bytes) -> str:
-    """A hash of the generator's own files (code and data) and of the taxonomy's bytes."""
-    h = hashlib.blake2b(digest_size=16)
-    for path in sorted(p for p in PACKAGE.rglob("*") if p.suffix in SUFFIXES and "__pycache__" not in p.parts):
-        h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    h.update(b"taxonomy\0" + taxonomy)
-    return h.hexdigest()
 
 
 # A term shown as evidence (generator/derive/tag.py: the abstract's words and word pairs that

@@ -12,8 +12,9 @@ Markdown (links are written as the final directory URLs for the same reason).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from functools import lru_cache, partial
@@ -512,9 +513,26 @@ def render_json(papers: list[Paper]) -> str:
     return json.dumps({"papers": [paper_json(p) for p in papers]}, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
 
 
+def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: str = "") -> dict[str, str]:
+    """Paper id -> a hash of everything its page (:func:`render_paper`) is made of: the paper's
+    record, the cards of its related papers, the topics' slugs, the repository and the site's
+    address. Equal keys (from the same generator) are equal pages, so a build need not render
+    a page whose key is what it was when the page on disk was written."""
+    papers = digest.visible()
+    slugs = _topic_slugs(digest.topics)
+    cards = {p.id: related_card(p, slugs) for p in papers}
+    common = repr((sorted(slugs.items()), repo, site_url)).encode("utf-8", "surrogatepass")
+    out = {}
+    for p in papers:
+        h = hashlib.blake2b(common, digest_size=16)
+        h.update(repr((p, [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
+        out[p.id] = h.hexdigest()
+    return out
+
+
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
                 added: Mapping[str, datetime] | None = None, repo: Repository = Repository(),
-                site_url: str = "") -> dict[str, str | bytes]:
+                site_url: str = "", unchanged: Set[str] = frozenset()) -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
     when each seed file entered the repository (:func:`generator.seeds.read.seed_dates`), for
     the "newest" orders; without it papers are dated by their year. ``site_url`` (ending
@@ -522,13 +540,16 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
 
     Paper pages are independent of each other: ``start(fn, papers)`` may render
     them in worker processes (:class:`generator.core.parallel.Pending`) while this
-    process renders the listing pages; it changes only the speed.
+    process renders the listing pages; it changes only the speed. The pages of the papers
+    ``unchanged`` names are left out (their pages on disk are what they would be:
+    :func:`paper_page_keys`).
     """
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
     by_topic = digest.by_topic()
     cards = {p.id: related_card(p, slugs) for p in papers}
-    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo, site_url=site_url), papers)
+    rendered = [p for p in papers if p.id not in unchanged]
+    pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo, site_url=site_url), rendered)
     files: dict[str, str | bytes] = render_frames()
     # The site publishes the data gzipped (mkdocs.yml leaves papers.json out): 93 MB at
     # 50,000 papers, a tenth of the site, is 34 MB so. No timestamp: the same data gives the
@@ -539,7 +560,7 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
         gzipped = compressing.submit(gzip.compress, files["papers.json"].encode("utf-8"), compresslevel=6, mtime=0)
         files.update(_render_listings(digest, papers, by_topic, seed_files, added))
         files["papers.json.gz"] = gzipped.result()
-    files.update(zip(map(paper_path, papers), pending.result()))
+    files.update(zip(map(paper_path, rendered), pending.result()))
     return files
 
 

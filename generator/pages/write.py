@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,8 +115,10 @@ def _quietly(step, *args, **kwargs) -> None:
         log.error("could not undo a partial write: %s (%s)", e.strerror, e.filename)
 
 
-def write_tree(docs: Path, files: dict[str, str | bytes]) -> tuple[int, int]:
-    """Write ``files`` under ``docs``; return (files written, stale files removed).
+def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset()) -> tuple[int, int]:
+    """Write ``files`` under ``docs``; return (files written, stale files removed). The generated
+    files ``keep`` names are neither written nor stale: a build that knows they are as it would
+    write them (:func:`generator.pages.render.paper_page_keys`) leaves them as they are.
 
     All or nothing: on any failure ``docs`` is left as it was and :class:`BuildError`
     names the file that failed.
@@ -125,7 +128,7 @@ def write_tree(docs: Path, files: dict[str, str | bytes]) -> tuple[int, int]:
             raise BuildError(f"refusing to write {rel}: it is not a generated path", str(docs))
     done = _Transaction()
     try:
-        new, changed, stale = _compare(docs, files)
+        new, changed, stale = _compare(docs, files, keep)
         _stage(done, new, changed)
         _commit(done, stale, docs)
     except OSError as e:
@@ -139,7 +142,7 @@ def write_tree(docs: Path, files: dict[str, str | bytes]) -> tuple[int, int]:
     return written, removed
 
 
-def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
+def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset()) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
     """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only."""
     # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
     base = os.fspath(docs)
@@ -156,6 +159,9 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
     # The files at the top that a build writes only sometimes (the sitemaps, with a site_url)
     # are stale when it does not; the others are written by every build.
     existing.update(name for name in OPTIONAL_FILES if os.path.isfile(os.path.join(base, name)))
+    # A build killed between staging and renaming leaves its temporary files; those in the
+    # generated folders are listed above, those of the files at the top are found here.
+    existing.update(tmp for name in GENERATED_FILES if os.path.isfile(os.path.join(base, tmp := _temporary(name))))
     listed |= existing
     new: list[tuple[str, bytes]] = []
     changed: list[tuple[str, bytes, bytes]] = []
@@ -174,7 +180,7 @@ def _compare(docs: Path, files: dict[str, str | bytes]) -> tuple[list[tuple[str,
         if old != data:
             changed.append((path, data, old))
     stale: list[tuple[str, bytes]] = []
-    for rel in sorted(existing - files.keys()):
+    for rel in sorted(existing - files.keys() - keep):
         path = os.path.join(base, rel)
         if os.path.isfile(path):
             with open(path, "rb") as f:
