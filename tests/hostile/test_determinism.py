@@ -83,5 +83,12 @@ def test_a_rebuild_without_changes_rewrites_nothing(workdir):
     time.sleep(0.05)  # so that a rewrite would show in st_mtime_ns on any file system we run on
     again = generate(workdir, "docs", ["seeds", "hostile"])
     assert again.returncode == 0, again.stderr
-    assert "0 file(s) written, 0 removed" in again.stderr
+    # the build's manifest (.cache/build.json) sees nothing changed and ends early...
+    assert "nothing changed since the last build" in again.stderr
+    assert {p.relative_to(workdir).as_posix(): p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")} == mtimes
+    # ...and without it, the whole build runs and still rewrites nothing
+    (workdir / ".cache" / "build.json").unlink()
+    whole = generate(workdir, "docs", ["seeds", "hostile"])
+    assert whole.returncode == 0, whole.stderr
+    assert "0 file(s) written, 0 removed" in whole.stderr
     assert {p.relative_to(workdir).as_posix(): p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")} == mtimes
