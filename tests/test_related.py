@@ -1,6 +1,7 @@
 """Related papers: terms, the top-k search, exclusions, ties, determinism, and real abstracts."""
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import random
@@ -15,7 +16,7 @@ from generator.core.errors import GeneratorError
 from generator.core.model import Paper, Source
 from generator.derive import related as rel
 from generator.derive.related import load_stop_words, related, terms
-from generator.derive.related_cache import fits, read_rows, write_rows
+from generator.derive.related_cache import read_rows, write_rows
 from generator.seeds.parse import parse_seed
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
@@ -256,16 +257,16 @@ def test_rows_kept_in_the_cache_give_what_every_abstract_tokenised_gives(tmp_pat
     _, rows = rel.related_rows([p for p in papers if p is not new], None)
     path = tmp_path / "related.json"
     write_rows(path, "stamp", rows)
-    assert read_rows(path, "other") == {}
+    assert read_rows(path, "other").rows == {}
     known = read_rows(path, "stamp")
-    assert known.keys() == rows.keys()
+    assert known.rows.keys() == rows.rows.keys()
     tokenised = []
     named = rel._named_vectors
     monkeypatch.setattr(rel, "_named_vectors", lambda ps, *a: tokenised.append(len(ps)) or named(ps, *a))
     found, made = rel.related_rows(papers, known)
     assert tokenised == [1]
     assert found == cold
-    assert made.keys() == known.keys() | {rel.row_key(new)}
+    assert made.rows.keys() == known.rows.keys() | {rel.row_key(new)}
 
 
 def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
@@ -275,26 +276,19 @@ def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
     write_rows(path, "s", rows)
     good = json.loads(path.read_text(encoding="utf-8"))
     key = next(iter(good["rows"]))
-    for change, said in ((lambda d: d["rows"][key][0].__setitem__(0, "w Two"), "a term the tokenizer does not make"),
-                         (lambda d: d["rows"][key].__setitem__(1, "AAAAAA=="), "weights that are not one in (0, 1] a term"),
+    b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
+    for change, said in ((lambda d: d["terms"].__setitem__(0, "w Two"), "a term the tokenizer does not make"),
+                         (lambda d: d["rows"][key].__setitem__(1, "AAAAAA=="), "not one weight a term, or more than 60 terms"),
+                         (lambda d: d["rows"].__setitem__(key, [b64(np.array([len(d["terms"])], "<i4")), b64(np.array([0.5], "<f4"))]),
+                          "terms that are not the table's"),
                          (lambda d: d["rows"].__setitem__(key, "x"), "an entry that is not [terms, weights]")):
         doc = json.loads(json.dumps(good))
         change(doc)
         path.write_text(json.dumps(doc), encoding="utf-8")
         with caplog.at_level(logging.INFO):
-            assert read_rows(path, "s") == {}
+            assert read_rows(path, "s").rows == {}
         assert f"{path}: {said}, which this generator does not write" in caplog.text
     path.write_text("{not json", encoding="utf-8")
     with caplog.at_level(logging.INFO):
-        assert read_rows(path, "s") == {}
+        assert read_rows(path, "s").rows == {}
     assert f"cannot read {path}" in caplog.text
-
-
-def test_a_cached_row_is_used_only_for_a_paper_it_could_be_of():
-    papers = seed_papers()
-    a, b = papers[0], papers[1]
-    rows = rel.rows_of([a, b])
-    assert fits(a, rows[rel.row_key(a)]) and fits(b, rows[rel.row_key(b)])
-    assert not fits(a, rows[rel.row_key(b)])  # b's words are not all in a's abstract
-    tagged = Paper(id=a.id, text=a.text, venue=a.venue, year=a.year, sources=a.sources, tags=("Bandits",))
-    assert not fits(a, rel.rows_of([tagged])[rel.row_key(tagged)])  # a tag that is not a's

@@ -24,7 +24,7 @@ broken by paper id (the rows are in id order), so the output is the same on ever
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from itertools import chain
@@ -245,10 +245,19 @@ def _named_vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, 
     return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS)), named
 
 
-# A paper's row as :func:`top_k` reads it: its terms (in the order the row holds them) and
-# their weights in single precision (top_k's own), which a rebuild keeps for an unchanged
-# paper instead of tokenising its abstract again (:mod:`generator.derive.related_cache`).
-Row = tuple[tuple[Term, ...], np.ndarray]
+# A paper's row as :func:`top_k` reads it: the numbers of its terms in a :class:`Rows`'
+# table (in the order the row holds them) and their weights in single precision (top_k's
+# own), which a rebuild keeps for an unchanged paper instead of tokenising its abstract
+# again (:mod:`generator.derive.related_cache`).
+Row = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass
+class Rows:
+    """Rows by :func:`row_key`, their terms numbered in ``terms`` (in no particular order)."""
+
+    terms: list[Term]
+    rows: dict[str, Row]
 
 
 def row_key(p: Paper) -> str:
@@ -256,32 +265,43 @@ def row_key(p: Paper) -> str:
     return text_key(p.text + "\0" + "\n".join(p.tags))
 
 
-def rows_of(papers: Sequence[Paper], known: Mapping[str, Row] | None = None, weights: Weights = DEFAULT_WEIGHTS,
-            max_df: float = MAX_DF) -> dict[str, Row]:
-    """Each paper's row by :func:`row_key`: from ``known`` where it holds it, the others made
-    together by :func:`vectors` (a row depends on its paper alone, so either way it is the same)."""
+def rows_of(papers: Sequence[Paper], known: Rows | None = None, weights: Weights = DEFAULT_WEIGHTS,
+            max_df: float = MAX_DF) -> Rows:
+    """Each paper's row: from ``known`` where it holds it, the others made together by
+    :func:`vectors` (a row depends on its paper alone, so either way it is the same)."""
     keys = [row_key(p) for p in papers]
-    out = {k: known[k] for k in keys if known and k in known}
+    old = known.rows if known else {}
+    terms = list(known.terms) if known else []
+    out = {k: old[k] for k in keys if k in old}
     missing: dict[str, Paper] = {}
     for key, p in zip(keys, papers):
         if key not in out:
             missing.setdefault(key, p)
     if missing:
         m, named = _named_vectors(list(missing.values()), weights, max_df)
+        number = {t: i for i, t in enumerate(terms)}
+        used = np.unique(m.indices)
+        column = np.zeros(len(named), dtype=np.int32)
+        for c in used.tolist():
+            column[c] = number.setdefault(named[c], len(number))
+        terms += list(number)[len(terms):]
         data = m.data.astype(np.float32)
+        indices = column[m.indices]
         for key, a, b in zip(missing, m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
-            out[key] = (tuple(named[c] for c in m.indices[a:b].tolist()), data[a:b])
-    return out
+            out[key] = (indices[a:b], data[a:b])
+    return Rows(terms, out)
 
 
-def assemble(rows: Sequence[Row]) -> sparse.csr_matrix:
-    """The rows as one single-precision matrix, its columns numbered in the order of their
-    terms (:data:`Term`): the matrix :func:`vectors` makes of their papers but for its empty columns."""
-    column = {t: i for i, t in enumerate(sorted({t for terms, _ in rows for t in terms}))}
-    indptr = np.concatenate(([0], np.cumsum([len(terms) for terms, _ in rows], dtype=np.int64)))
-    indices = np.fromiter((column[t] for terms, _ in rows for t in terms), dtype=np.int32, count=int(indptr[-1]))
-    data = np.concatenate([values for _, values in rows]) if rows else np.empty(0, dtype=np.float32)
-    return sparse.csr_matrix((data.astype(np.float32, copy=False), indices, indptr), shape=(len(rows), len(column)))
+def assemble(table: Rows, keys: Sequence[str]) -> sparse.csr_matrix:
+    """The rows of ``keys`` as one single-precision matrix, its columns numbered in the order of
+    their terms (:data:`Term`): the matrix :func:`vectors` makes of their papers but for its empty columns."""
+    rank = np.empty(len(table.terms), dtype=np.int32)
+    rank[sorted(range(len(table.terms)), key=table.terms.__getitem__)] = np.arange(len(table.terms), dtype=np.int32)
+    rows = [table.rows[k] for k in keys]
+    indptr = np.concatenate(([0], np.cumsum([len(t) for t, _ in rows], dtype=np.int64)))
+    indices = rank[np.concatenate([t for t, _ in rows])] if rows else np.empty(0, dtype=np.int32)
+    data = np.concatenate([w for _, w in rows]) if rows else np.empty(0, dtype=np.float32)
+    return sparse.csr_matrix((data, indices, indptr), shape=(len(rows), len(table.terms)))
 
 
 def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
@@ -341,13 +361,13 @@ def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIG
     return related_rows(papers, None, k, weights, max_df, mapper)[0]
 
 
-def related_rows(papers: Sequence[Paper], known: Mapping[str, Row] | None, k: int = K,
+def related_rows(papers: Sequence[Paper], known: Rows | None, k: int = K,
                  weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF, mapper: Callable = serial,
-                 ) -> tuple[dict[str, tuple[str, ...]], dict[str, Row]]:
+                 ) -> tuple[dict[str, tuple[str, ...]], Rows]:
     """:func:`related`, reusing the rows of ``known`` (by :func:`row_key`); and the rows of these papers."""
     ordered = sorted(papers, key=lambda p: p.id)
     if not ordered:
-        return {}, {}
+        return {}, Rows([], {})
     index = {p.id: i for i, p in enumerate(ordered)}
     excluded: list[list[int]] = [[] for _ in ordered]
     for i, p in enumerate(ordered):
@@ -357,7 +377,7 @@ def related_rows(papers: Sequence[Paper], known: Mapping[str, Row] | None, k: in
                 excluded[i].append(j)
                 excluded[j].append(i)
     rows = rows_of(ordered, known, weights, max_df)
-    found = top_k(assemble([rows[row_key(p)] for p in ordered]), k, excluded, mapper)
+    found = top_k(assemble(rows, [row_key(p) for p in ordered]), k, excluded, mapper)
     return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}, rows
 
 
@@ -367,8 +387,8 @@ def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest
     return add_related_rows(digest, None, k, mapper)[0]
 
 
-def add_related_rows(digest: Digest, known: Mapping[str, Row] | None, k: int = K,
-                     mapper: Callable = serial) -> tuple[Digest, dict[str, Row]]:
+def add_related_rows(digest: Digest, known: Rows | None, k: int = K,
+                     mapper: Callable = serial) -> tuple[Digest, Rows]:
     """:func:`add_related`, reusing the rows of ``known``; and the visible papers' rows."""
     found, rows = related_rows(digest.visible(), known, k=k, mapper=mapper)
     return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics), rows

@@ -4,19 +4,23 @@ Related papers (:mod:`generator.derive.related`) turn every abstract into a row 
 weighted terms before scoring them; a row depends on its paper's text and tags alone
 (and the tables shipped with the generator), and making them was most of the stage's
 time (issue 31: 7.6 s of a one-abstract rebuild at 20,000 papers). The build keeps the
-rows in ``.cache/related.json``, ``{"fingerprint": ..., "rows": {key: [terms, weights]}}``:
-the key a hash of the text and tags (:func:`generator.derive.related.row_key`), the terms
-as ``"w word"``, ``"p word word"`` or ``"t tag"`` in the row's order, the weights the
-single-precision values :func:`generator.derive.related.top_k` reads, little-endian, in
-base64. A row is reused only while the fingerprint (every source and data file of the
-generator, and the taxonomy) is the same, so a change of the rules or their tables starts
-cold.
+rows in ``.cache/related.json``: ``{"fingerprint": ..., "terms": [...], "rows": {key:
+[numbers, weights]}}``, the key a hash of the text and tags
+(:func:`generator.derive.related.row_key`), the terms as ``"w word"``, ``"p word word"`` or
+``"t tag"``, a row's terms as their numbers in that list (int32) in the row's order and
+its weights the single-precision values :func:`generator.derive.related.top_k` reads, both
+little-endian in base64 (a list of strings a row read 4.5 s at 20,000 papers; this, a
+fraction of it). A row is reused only while the fingerprint (every source and data file
+of the generator, and the taxonomy) is the same, so a change of the rules or their tables
+starts cold.
 
 Nothing in the file is trusted (a deploy restores it): one that cannot be read, is not
-JSON or holds an entry of another shape (a term that is not one the tokenizer makes, more
-terms than a row keeps, a weight that is not in (0, 1]) is said and ignored, and every row
-is made again; a row whose tags are not its paper's, or whose words are not in its
-abstract, is made again (:func:`fits`). Written whole to a temporary file and renamed.
+JSON or holds an entry of another shape (a term that is not one the tokenizer makes, a
+number that is no term of the list, more terms than a row keeps, a weight that is not in
+(0, 1]) is said and ignored, and every row is made again. A well-formed forged row is not
+checked against its abstract (that costs seconds at 20,000 papers): all it could do is
+change which published papers a page lists as related; no term is ever shown. Written
+whole to a temporary file and renamed.
 """
 from __future__ import annotations
 
@@ -27,13 +31,11 @@ import json
 import logging
 import os
 import re
-from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
-from generator.core.model import Paper
-from generator.derive.related import TERMS, Row, Term
+from generator.derive.related import TERMS, Row, Rows, Term
 
 log = logging.getLogger(__name__)
 
@@ -66,72 +68,78 @@ def _text(term: Term) -> str:
     return f"p {value[0]} {value[1]}" if kind == 1 else f"{'w' if kind == 0 else 't'} {value}"
 
 
-def _row(value: object) -> Row | str:
-    """A cached entry as the build uses it, or what is wrong with it."""
-    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], list) and isinstance(value[1], str)):
-        return "an entry that is not [terms, weights]"
-    if len(value[0]) > TERMS:
-        return f"more than {TERMS} terms in a row"
-    terms = tuple(_term(t) for t in value[0])
-    if None in terms or len(set(terms)) != len(terms):
-        return "a term the tokenizer does not make"
+def _decode(text: object, dtype: str) -> np.ndarray | None:
+    if not isinstance(text, str):
+        return None
     try:
-        weights = np.frombuffer(base64.b64decode(value[1], validate=True), dtype="<f4").astype(np.float32)
+        return np.frombuffer(base64.b64decode(text, validate=True), dtype=dtype)
     except (binascii.Error, ValueError):
-        return "weights that are not base64 single-precision numbers"
-    if len(weights) != len(terms) or not np.all((weights > 0) & (weights <= 1)):
-        return "weights that are not one in (0, 1] a term"
-    return terms, weights  # type: ignore[return-value]
+        return None
 
 
-def read_rows(path: Path, stamp: str) -> dict[str, Row]:
+def _row(value: object, terms: int) -> Row | str:
+    """A cached entry as the build uses it, or what is wrong with it (``terms``: the table's size)."""
+    if not (isinstance(value, list) and len(value) == 2):
+        return "an entry that is not [terms, weights]"
+    numbers, weights = _decode(value[0], "<i4"), _decode(value[1], "<f4")
+    if numbers is None or weights is None:
+        return "terms or weights that are not base64 numbers"
+    if len(numbers) > TERMS or len(numbers) != len(weights):
+        return f"not one weight a term, or more than {TERMS} terms"
+    if not (np.all((numbers >= 0) & (numbers < terms)) and len(np.unique(numbers)) == len(numbers)):
+        return "terms that are not the table's"
+    if not np.all((weights > 0) & (weights <= 1)):
+        return "weights that are not in (0, 1]"
+    return numbers.astype(np.int32), weights.astype(np.float32)
+
+
+def read_rows(path: Path, stamp: str) -> Rows:
     """The input edge: the rows of ``path`` when written by this generator (``stamp``: its
-    fingerprint) and every entry has the shape written (:func:`_row`); else none (said,
-    unless there is no file), and every abstract is tokenised."""
+    fingerprint) and every term and entry has the shape written (:func:`_term`, :func:`_row`);
+    else none (said, unless there is no file), and every abstract is tokenised."""
+    none = Rows([], {})
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return none
     except (OSError, UnicodeDecodeError, ValueError) as e:
         log.info("cannot read %s (%s): tokenising every abstract for related papers", path, e)
-        return {}
-    if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "rows"} and isinstance(doc["rows"], dict)):
+        return none
+    if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "terms", "rows"}
+            and isinstance(doc["terms"], list) and isinstance(doc["rows"], dict)):
         log.info("%s is not one this generator writes: tokenising every abstract for related papers", path)
-        return {}
+        return none
     if doc["fingerprint"] != stamp:
-        return {}  # another generator's rows: quietly made again, as every cache's are
+        return none  # another generator's rows: quietly made again, as every cache's are
+    terms = [_term(t) for t in doc["terms"]]
+    problem = ("a term the tokenizer does not make" if None in terms else
+               "a term listed twice" if len(set(terms)) != len(terms) else "")
     rows = {}
     for key, value in doc["rows"].items():
-        row = _row(value)
+        if problem:
+            break
+        row = _row(value, len(terms))
         if isinstance(row, str):
-            log.info("%s: %s, which this generator does not write: tokenising every abstract for related papers",
-                     path, row)
-            return {}
+            problem = row
         rows[key] = row
-    return rows
+    if problem:
+        log.info("%s: %s, which this generator does not write: tokenising every abstract for related papers",
+                 path, problem)
+        return none
+    return Rows(terms, rows)  # type: ignore[arg-type]
 
 
-def fits(paper: Paper, row: Row) -> bool:
-    """Whether ``row`` could be ``paper``'s: its tags are the paper's and its words are in the
-    abstract (a word may be folded from a plural: all but its last letter)."""
-    text = paper.text.lower()
-    for kind, value in row[0]:
-        if kind == 2:
-            if value not in paper.tags:
-                return False
-        else:
-            for word in ((value,) if kind == 0 else value):
-                if word[:-1] not in text:  # type: ignore[index]
-                    return False
-    return True
-
-
-def write_rows(path: Path, stamp: str, rows: Mapping[str, Row]) -> None:
-    """The output edge: the rows, written to a temporary file beside ``path`` and renamed into
-    place. Rows that cannot be written cost the next build time, not this one its result."""
-    doc = {"fingerprint": stamp,
-           "rows": {key: [[_text(t) for t in terms], base64.b64encode(weights.astype("<f4").tobytes()).decode("ascii")]
-                    for key, (terms, weights) in sorted(rows.items())}}
+def write_rows(path: Path, stamp: str, table: Rows) -> None:
+    """The output edge: the rows, their terms only those they use, written to a temporary file
+    beside ``path`` and renamed into place. Rows that cannot be written cost the next build
+    time, not this one its result."""
+    items = sorted(table.rows.items())
+    used = np.unique(np.concatenate([t for _, (t, _) in items])) if items else np.empty(0, dtype=np.int32)
+    number = np.zeros(len(table.terms), dtype="<i4")
+    number[used] = np.arange(len(used))
+    b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
+    doc = {"fingerprint": stamp, "terms": [_text(table.terms[i]) for i in used.tolist()],
+           "rows": {key: [b64(number[t]), b64(w.astype("<f4"))] for key, (t, w) in items}}
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
