@@ -26,7 +26,8 @@ from generator.derive.cache import Entry, fingerprint, read_cache, reusable, tex
 from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
 from generator.derive.map_layout import PLACE_SHARE, LayoutInfo, layout, place, placing
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
-from generator.derive.related import add_related
+from generator.derive.related import Rows, add_related_rows, row_key
+from generator.derive.related_cache import read_rows, related_path, write_rows
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
 from generator.derive.trends import compute as compute_trends
@@ -263,13 +264,18 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # those are known; more, and the map is laid out again in a worker from here on.
     laying = None if placing(new, placed, len(previous)) else Background(partial(layout, visible, previous, span),
                                                                          worth_it=big)
+    # A paper's row of terms depends on its text and tags alone: only new or changed
+    # abstracts are tokenised (:mod:`generator.derive.related_cache`).
+    rows = read_rows(related_path(cache), stamp) if cache is not None else Rows([], {})
+    reused = Rows(rows.terms, {k: rows.rows[k] for k in map(row_key, visible) if k in rows.rows})
     try:
-        digest = add_related(digest, mapper=map_chunks)
+        digest, made = add_related_rows(digest, reused, mapper=map_chunks)
     except BaseException:
         indexing.cancel()
         if laying is not None:
             laying.cancel()
         raise
+    log.debug("related papers: %d of %d rows from the cache", len(reused.rows), len(made.rows))
     watch.lap("related")
     visible = digest.visible()
     dates, how = seed_dates(paths)
@@ -326,6 +332,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
         write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
+        if len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows):  # all rows reused and no others: left as they are
+            write_rows(related_path(cache), stamp, made)
         write_pages(pages_path(cache), stamp, docs, page_keys)
         if key:
             write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),

@@ -1,6 +1,9 @@
 """Related papers: terms, the top-k search, exclusions, ties, determinism, and real abstracts."""
 from __future__ import annotations
 
+import base64
+import json
+import logging
 import random
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from generator.core.errors import GeneratorError
 from generator.core.model import Paper, Source
 from generator.derive import related as rel
 from generator.derive.related import load_stop_words, related, terms
+from generator.derive.related_cache import read_rows, write_rows
 from generator.seeds.parse import parse_seed
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
@@ -238,3 +242,53 @@ def test_shipped_term_table_loads_and_a_bad_one_names_its_line(tmp_path):
     with pytest.raises(GeneratorError) as e:
         rel.load_term_weights.__wrapped__(path)
     assert str(e.value) == f"{path}:2: 'abstracts' must be a whole number above 0, not 'many'"
+
+
+def _by_ids(papers: list[Paper], found: list[list[int]]) -> dict[str, tuple[str, ...]]:
+    return {p.id: tuple(papers[j].id for j in js) for p, js in zip(papers, found)}
+
+
+def test_rows_kept_in_the_cache_give_what_every_abstract_tokenised_gives(tmp_path, monkeypatch):
+    # issue 31: a rebuild tokenises only the new abstracts; the answer is the one of the
+    # whole matrix made at once (vectors(), which the cache's rows never pass through).
+    papers = seed_papers()
+    cold = _by_ids(papers, rel.top_k(rel.vectors(papers), rel.K))
+    new = papers[7]
+    _, rows = rel.related_rows([p for p in papers if p is not new], None)
+    path = tmp_path / "related.json"
+    write_rows(path, "stamp", rows)
+    assert read_rows(path, "other").rows == {}
+    known = read_rows(path, "stamp")
+    assert known.rows.keys() == rows.rows.keys()
+    tokenised = []
+    named = rel._named_vectors
+    monkeypatch.setattr(rel, "_named_vectors", lambda ps, *a: tokenised.append(len(ps)) or named(ps, *a))
+    found, made = rel.related_rows(papers, known)
+    assert tokenised == [1]
+    assert found == cold
+    assert made.rows.keys() == known.rows.keys() | {rel.row_key(new)}
+
+
+def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
+    papers = seed_papers()[:5]
+    _, rows = rel.related_rows(papers, None)
+    path = tmp_path / "related.json"
+    write_rows(path, "s", rows)
+    good = json.loads(path.read_text(encoding="utf-8"))
+    key = next(iter(good["rows"]))
+    b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
+    for change, said in ((lambda d: d["terms"].__setitem__(0, "w Two"), "a term the tokenizer does not make"),
+                         (lambda d: d["rows"][key].__setitem__(1, "AAAAAA=="), "not one weight a term, or more than 60 terms"),
+                         (lambda d: d["rows"].__setitem__(key, [b64(np.array([len(d["terms"])], "<i4")), b64(np.array([0.5], "<f4"))]),
+                          "terms that are not the table's"),
+                         (lambda d: d["rows"].__setitem__(key, "x"), "an entry that is not [terms, weights]")):
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        with caplog.at_level(logging.INFO):
+            assert read_rows(path, "s").rows == {}
+        assert f"{path}: {said}, which this generator does not write" in caplog.text
+    path.write_text("{not json", encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        assert read_rows(path, "s").rows == {}
+    assert f"cannot read {path}" in caplog.text

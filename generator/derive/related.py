@@ -37,6 +37,7 @@ from generator.core import schema
 from generator.core.errors import GeneratorError, raise_all
 from generator.core.model import Digest, Paper
 from generator.core.parallel import serial
+from generator.derive.cache import text_key
 
 WORDS_FILE = Path(__file__).with_name("related_words.yml")
 WEIGHTS_FILE = Path(__file__).with_name("related_weights.yml")
@@ -186,7 +187,19 @@ def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
 
 def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
             stop: frozenset[str] | None = None, table: TermWeights | None = None) -> sparse.csr_matrix:
-    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags.
+    """One unit-length row per paper (in the given order): the weighted mix of its words, pairs and tags."""
+    return _named_vectors(papers, weights, max_df, stop, table)[0]
+
+
+# A column's term: (kind, text): 0 a word, 1 a pair (its two words), 2 a tag. Sorted, they are
+# in the order :func:`vectors` numbers its columns in, whatever the other papers.
+Term = tuple[int, "str | tuple[str, str]"]
+
+
+def _named_vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
+                   stop: frozenset[str] | None = None, table: TermWeights | None = None,
+                   ) -> tuple[sparse.csr_matrix, list[Term]]:
+    """:func:`vectors`, and the term of each of its columns.
 
     A row depends on its paper alone (and the shipped tables), whatever the other papers.
     Tokens become word numbers in one pass (:class:`_Columns`), renumbered in the order
@@ -205,10 +218,12 @@ def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df:
     flat = rank[np.fromiter(chain.from_iterable(seqs), dtype=np.int64)]
     rows = np.repeat(np.arange(n), [len(s) for s in seqs])
     parts = []
+    named: list[Term] = []
     if weights.words:
         keep = flat != 0
         idf = _idf(vocabulary, table.words, table, max_df)
         parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(vocabulary)), idf))
+        named += [(0, w) for w in vocabulary]
     if weights.pairs:
         keep = (flat[:-1] != 0) & (flat[1:] != 0)
         codes = flat[:-1][keep] * len(vocabulary) + flat[1:][keep]
@@ -219,13 +234,74 @@ def vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df:
         # terms out of its TERMS: left out (keyword agreement on ICLR 2017 0.317 -> 0.343)
         idf = _idf(names, table.pairs, table, max_df, unseen=False)
         parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), idf))
+        named += [(1, (vocabulary[a], vocabulary[b])) for a, b in zip(first.tolist(), second.tolist())]
     if weights.tags:
         names = sorted({t for p in papers for t in p.tags})
         tag = {t: i for i, t in enumerate(names)}
         tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
         tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
         parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), np.ones(len(names))))
-    return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS))
+        named += [(2, t) for t in names]
+    return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS)), named
+
+
+# A paper's row as :func:`top_k` reads it: the numbers of its terms in a :class:`Rows`'
+# table (in the order the row holds them) and their weights in single precision (top_k's
+# own), which a rebuild keeps for an unchanged paper instead of tokenising its abstract
+# again (:mod:`generator.derive.related_cache`).
+Row = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass
+class Rows:
+    """Rows by :func:`row_key`, their terms numbered in ``terms`` (in no particular order)."""
+
+    terms: list[Term]
+    rows: dict[str, Row]
+
+
+def row_key(p: Paper) -> str:
+    """What a paper's row depends on besides the shipped tables: its text and its tags."""
+    return text_key(p.text + "\0" + "\n".join(p.tags))
+
+
+def rows_of(papers: Sequence[Paper], known: Rows | None = None, weights: Weights = DEFAULT_WEIGHTS,
+            max_df: float = MAX_DF) -> Rows:
+    """Each paper's row: from ``known`` where it holds it, the others made together by
+    :func:`vectors` (a row depends on its paper alone, so either way it is the same)."""
+    keys = [row_key(p) for p in papers]
+    old = known.rows if known else {}
+    terms = list(known.terms) if known else []
+    out = {k: old[k] for k in keys if k in old}
+    missing: dict[str, Paper] = {}
+    for key, p in zip(keys, papers):
+        if key not in out:
+            missing.setdefault(key, p)
+    if missing:
+        m, named = _named_vectors(list(missing.values()), weights, max_df)
+        number = {t: i for i, t in enumerate(terms)}
+        used = np.unique(m.indices)
+        column = np.zeros(len(named), dtype=np.int32)
+        for c in used.tolist():
+            column[c] = number.setdefault(named[c], len(number))
+        terms += list(number)[len(terms):]
+        data = m.data.astype(np.float32)
+        indices = column[m.indices]
+        for key, a, b in zip(missing, m.indptr[:-1].tolist(), m.indptr[1:].tolist()):
+            out[key] = (indices[a:b], data[a:b])
+    return Rows(terms, out)
+
+
+def assemble(table: Rows, keys: Sequence[str]) -> sparse.csr_matrix:
+    """The rows of ``keys`` as one single-precision matrix, its columns numbered in the order of
+    their terms (:data:`Term`): the matrix :func:`vectors` makes of their papers but for its empty columns."""
+    rank = np.empty(len(table.terms), dtype=np.int32)
+    rank[sorted(range(len(table.terms)), key=table.terms.__getitem__)] = np.arange(len(table.terms), dtype=np.int32)
+    rows = [table.rows[k] for k in keys]
+    indptr = np.concatenate(([0], np.cumsum([len(t) for t, _ in rows], dtype=np.int64)))
+    indices = rank[np.concatenate([t for t, _ in rows])] if rows else np.empty(0, dtype=np.int32)
+    data = np.concatenate([w for _, w in rows]) if rows else np.empty(0, dtype=np.float32)
+    return sparse.csr_matrix((data, indices, indptr), shape=(len(rows), len(table.terms)))
 
 
 def _heaviest(m: sparse.csr_matrix, terms: int) -> sparse.csr_matrix:
@@ -282,9 +358,16 @@ def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIG
     Never the paper itself, nor a paper that is one of its merged variants (by
     either's ``aliases``). The same papers in any order give the same answer.
     """
+    return related_rows(papers, None, k, weights, max_df, mapper)[0]
+
+
+def related_rows(papers: Sequence[Paper], known: Rows | None, k: int = K,
+                 weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF, mapper: Callable = serial,
+                 ) -> tuple[dict[str, tuple[str, ...]], Rows]:
+    """:func:`related`, reusing the rows of ``known`` (by :func:`row_key`); and the rows of these papers."""
     ordered = sorted(papers, key=lambda p: p.id)
     if not ordered:
-        return {}
+        return {}, Rows([], {})
     index = {p.id: i for i, p in enumerate(ordered)}
     excluded: list[list[int]] = [[] for _ in ordered]
     for i, p in enumerate(ordered):
@@ -293,12 +376,19 @@ def related(papers: Sequence[Paper], k: int = K, weights: Weights = DEFAULT_WEIG
             if j is not None and j != i:
                 excluded[i].append(j)
                 excluded[j].append(i)
-    found = top_k(vectors(ordered, weights, max_df), k, excluded, mapper)
-    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}
+    rows = rows_of(ordered, known, weights, max_df)
+    found = top_k(assemble(rows, [row_key(p) for p in ordered]), k, excluded, mapper)
+    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}, rows
 
 
 def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest:
     """The digest with each visible paper's ``related`` ids set; hidden papers have no
     page, so they are neither given related papers nor offered as one."""
-    found = related(digest.visible(), k=k, mapper=mapper)
-    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics)
+    return add_related_rows(digest, None, k, mapper)[0]
+
+
+def add_related_rows(digest: Digest, known: Rows | None, k: int = K,
+                     mapper: Callable = serial) -> tuple[Digest, Rows]:
+    """:func:`add_related`, reusing the rows of ``known``; and the visible papers' rows."""
+    found, rows = related_rows(digest.visible(), known, k=k, mapper=mapper)
+    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics), rows
