@@ -30,6 +30,7 @@ from pathlib import Path
 
 from generator.core.errors import GeneratorError
 from generator.core.fingerprint import fingerprint
+from generator.core.statefile import write_state
 from generator.seeds.read import seed_dates, seed_paths
 
 log = logging.getLogger(__name__)
@@ -139,17 +140,9 @@ def up_to_date(seed_dirs: list[Path], docs: Path, taxonomy: Path | None, path: P
 def write_manifest(path: Path, manifest: Manifest) -> None:
     """The manifest, written whole to a temporary file and renamed into place; a manifest that
     cannot be written costs the next build time, not this one its result."""
-    tmp = path.with_name(path.name + ".tmp")
     doc = {"version": VERSION, "key": manifest.key, "docs": manifest.docs, "papers": manifest.papers,
            "merged": manifest.merged, "seed_files": manifest.seed_files}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(doc), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        log.warning("cannot write the build manifest %s (%s): the next build runs in full", path, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_state(path, doc, "the next build runs in full", name="the build manifest")
 
 
 def forget(path: Path) -> None:
@@ -195,15 +188,7 @@ def write_placed(path: Path, map_json: str, placed: int | None) -> None:
     if placed is None:
         forget(path)
         return
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"map": _map_hash(map_json), "placed": placed}), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        log.warning("cannot write %s (%s): the next build lays the map out in full", path, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_state(path, {"map": _map_hash(map_json), "placed": placed}, "the next build lays the map out in full")
 
 
 # What each paper page on disk was made of (:func:`generator.pages.render.paper_page_keys`),
@@ -267,12 +252,4 @@ def write_pages(path: Path, stamp: str, docs: Path, keys: dict[str, str]) -> Non
         except OSError:
             continue
         pages[pid] = [key, st.st_size, st.st_mtime_ns]
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"fingerprint": stamp, "pages": pages}, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        log.warning("cannot write %s (%s): the next build renders every paper page", path, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_state(path, {"fingerprint": stamp, "pages": pages}, "the next build renders every paper page")

@@ -23,17 +23,16 @@ no text leaves it as it is.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's key, here since it was first)
 from generator.core.model import Topic
+from generator.core.statefile import write_state
 from generator.derive.tag import MAX_TAGS
 from generator.derive.title import could_be_title
 
@@ -146,12 +145,4 @@ def write_cache(path: Path, stamp: str, entries: Mapping[str, Entry] | Iterable[
     doc = {"fingerprint": stamp, "derived": {k: [list(tags), [[t, list(p)] for t, p in ev], title,
                                                  *([] if others is None else [list(others)])]
                                               for k, (tags, ev, title, others) in sorted(items)}}
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        log.warning("cannot write the cache %s (%s): the next build derives every title and tag again", path, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_state(path, doc, "the next build derives every title and tag again", name="the cache")

@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import json
 import logging
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 
+from generator.core.statefile import write_state
 from generator.derive.related import TERMS, Row, Rows, Term
 
 log = logging.getLogger(__name__)
@@ -140,12 +139,4 @@ def write_rows(path: Path, stamp: str, table: Rows) -> None:
     b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
     doc = {"fingerprint": stamp, "terms": [_text(table.terms[i]) for i in used.tolist()],
            "rows": {key: [b64(number[t]), b64(w.astype("<f4"))] for key, (t, w) in items}}
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        log.warning("cannot write %s (%s): the next build tokenises every abstract for related papers again", path, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_state(path, doc, "the next build tokenises every abstract for related papers again")
