@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.core.errors import GeneratorError
 from generator.core.fingerprint import fingerprint
-from generator.core.statefile import write_state
+from generator.core.statefile import read_state, write_state
 from generator.seeds.read import seed_dates, seed_paths
 
 log = logging.getLogger(__name__)
@@ -104,12 +104,8 @@ def docs_state(docs: Path) -> str:
 
 def read_manifest(path: Path) -> Manifest | None:
     """The manifest at ``path``, or None when there is none or it is not one this generator writes (said)."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        log.info("cannot read the build manifest %s (%s): building", path, e)
+    doc = read_state(path, "building", name="the build manifest")
+    if doc is None:
         return None
     fields = ("key", "docs", "papers", "merged", "seed_files")
     if not (isinstance(doc, dict) and doc.get("version") == VERSION and set(doc) == {"version", *fields}
@@ -205,12 +201,8 @@ def pages_path(cache: Path) -> Path:
 def read_pages(path: Path, stamp: str) -> dict[str, PageState]:
     """The page states of ``path`` when written by this generator (``stamp``: its fingerprint);
     else none (said, unless there is no file), and every page is rendered."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        log.info("cannot read %s (%s): rendering every paper page", path, e)
+    doc = read_state(path, "rendering every paper page")
+    if doc is None:
         return {}
     if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "pages"} and isinstance(doc["pages"], dict)):
         log.info("%s is not one this generator writes: rendering every paper page", path)

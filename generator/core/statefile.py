@@ -28,3 +28,15 @@ def write_state(path: Path, doc: object, then: str, name: str = "") -> None:
         log.warning("cannot write %s (%s): %s", f"{name} {path}" if name else path, e, then)
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def read_state(path: Path, then: str, name: str = "") -> object | None:
+    """The JSON at ``path``, or None: silently when there is no file, said (with ``then``, what
+    the build does without it) when it cannot be read. Its shape is the caller's to check."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        log.info("cannot read %s (%s): %s", f"{name} {path}" if name else path, e, then)
+        return None

@@ -24,7 +24,6 @@ no text leaves it as it is.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's key, here since it was first)
 from generator.core.model import Topic
-from generator.core.statefile import write_state
+from generator.core.statefile import read_state, write_state
 from generator.derive.tag import MAX_TAGS
 from generator.derive.title import could_be_title
 
@@ -92,12 +91,8 @@ def read_cache(path: Path, expected: str, topics: Sequence[Topic]) -> dict[str, 
 
     The deploy restores the cache from GitHub's: one entry that is not what this
     generator writes means the file is not, and none of it is used."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        log.info("cannot read the cache %s (%s): deriving every title and tag", path, e)
+    data = read_state(path, "deriving every title and tag", name="the cache")
+    if data is None:
         return {}
     if not isinstance(data, dict) or not isinstance(data.get("derived"), dict):
         log.info("the cache %s is not one this generator writes: deriving every title and tag", path)

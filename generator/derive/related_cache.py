@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import logging
 import re
 from pathlib import Path
 
 import numpy as np
 
-from generator.core.statefile import write_state
+from generator.core.statefile import read_state, write_state
 from generator.derive.related import TERMS, Row, Rows, Term
 
 log = logging.getLogger(__name__)
@@ -97,12 +96,8 @@ def read_rows(path: Path, stamp: str) -> Rows:
     fingerprint) and every term and entry has the shape written (:func:`_term`, :func:`_row`);
     else none (said, unless there is no file), and every abstract is tokenised."""
     none = Rows([], {})
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return none
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        log.info("cannot read %s (%s): tokenising every abstract for related papers", path, e)
+    doc = read_state(path, "tokenising every abstract for related papers")
+    if doc is None:
         return none
     if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "terms", "rows"}
             and isinstance(doc["terms"], list) and isinstance(doc["rows"], dict)):
