@@ -151,7 +151,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.debug:  # the generator's own stages; not every library's internals (numba's compiler is chatty)
+        log.setLevel(logging.DEBUG)
     try:
         return {"build": cmd_build, "compact": cmd_compact, "site": cmd_site, "validate": cmd_validate,
                 "titles": cmd_titles}[args.command](args)
