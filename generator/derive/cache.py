@@ -33,7 +33,7 @@ from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's k
 from generator.core.model import Topic
 from generator.core.statefile import read_state, write_state
 from generator.derive.tag import MAX_TAGS
-from generator.derive.title import could_be_title
+from generator.derive.title import could_be_titles
 
 log = logging.getLogger(__name__)
 
@@ -125,10 +125,10 @@ def reusable(known: Mapping[str, Entry], text: str) -> Entry | None:
     _, evidence, title, others = entry
     words = text.casefold()
     # a phrase matches its plural too ("capability" in "capabilities"): its last letter may differ
-    if not all((w := x_word.casefold())[:-1 if len(w) > 3 else None] in words
-               for _, shown in evidence for x in shown for x_word in TERM_WORD.findall(x)):
+    stems = {w[:-1] if len(w) > 3 else w for _, shown in evidence for x in shown for w in TERM_WORD.findall(x.casefold())}
+    if not all(w in words for w in stems):
         return None  # evidence the abstract does not hold: derived again (the tagger's terms are its words)
-    if not could_be_title(title, text) or (others is not None and not all(could_be_title(t, text) for t in others)):
+    if not could_be_titles((title, *(others or ())), text):
         return None
     return entry
 

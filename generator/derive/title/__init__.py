@@ -17,8 +17,8 @@ The word lists are in ``words.yml``.
 from __future__ import annotations
 
 from generator.derive.title.choose import derive_title, first_titles
-from generator.derive.title.compose import could_be_title
+from generator.derive.title.compose import could_be_title, could_be_titles
 from generator.derive.title.unique import title_all, title_papers
 from generator.derive.title.words import MAX_LENGTH
 
-__all__ = ["MAX_LENGTH", "could_be_title", "derive_title", "first_titles", "title_all", "title_papers"]
+__all__ = ["MAX_LENGTH", "could_be_title", "could_be_titles", "derive_title", "first_titles", "title_all", "title_papers"]

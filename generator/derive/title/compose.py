@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from generator.core.text import SPACE_BEFORE_PUNCT
 from generator.derive.title.phrases import can_end, trim
@@ -261,6 +262,17 @@ _STEM = 5
 _UNMARKED = str.maketrans("", "", "*_`")
 
 
+def _in_text(word: str, low: str) -> bool:
+    """Whether a title's word is the abstract's, or an inflection the stage makes of one: a verb
+    in -ing ("tending" of "tend", "turning" of "turn", "making" of "make", "running" of "run")."""
+    if word[:_STEM] in low or word == "for":
+        return True
+    if len(word) > 5 and word.endswith("ing"):
+        base = word[:-3]
+        return any(b[:_STEM] in low for b in (base, base + "e", base[:-1] if base[-1:] == base[-2:-1] else base))
+    return False
+
+
 def could_be_title(title: str, text: str) -> bool:
     """Whether ``title`` is one this stage could make of ``text``: at most :data:`MAX_LENGTH`
     printable characters (no control character, no line break); each word, or its first
@@ -268,13 +280,28 @@ def could_be_title(title: str, text: str) -> bool:
     other sign in the text too, but the ": " after a name.
 
     Not a derivation (that is what a cached title saves), so a title the stage makes
-    of TeX (``$\\alpha$`` read as α) or of a verb it inflects past five letters fails,
-    and is derived again; a title of words the abstract does not hold never passes.
+    of TeX (``$\\alpha$`` read as α) fails, and is derived again; a verb it inflects in
+    -ing passes; a title of words the abstract does not hold never passes.
     """
-    if not (isinstance(title, str) and 0 < len(title) <= MAX_LENGTH and title.strip() == title and title.isprintable()):
-        return False
-    # as the stage reads it: emphasis marks (``**P**atch``) and line-end hyphens ("poten- tial") gone
-    low = text.casefold().translate(_UNMARKED).replace("- ", "")
-    if any(w[:_STEM] not in low and w != "for" for w in _TITLE_WORD.findall(title.casefold())):
-        return False
-    return all(c.isalnum() or c in " :" or c in text for c in title)
+    return could_be_titles((title,), text)
+
+
+def could_be_titles(titles: Iterable[str], text: str) -> bool:
+    """:func:`could_be_title` for each of ``titles`` (the text read once)."""
+    low = None
+    for title in titles:
+        if not (isinstance(title, str) and 0 < len(title) <= MAX_LENGTH and title.strip() == title
+                and title.isprintable()):
+            return False
+        if low is None:
+            # as the stage reads it: emphasis marks (``**P**atch``) and line-end hyphens ("poten- tial") gone
+            low = text.casefold().translate(_UNMARKED).replace("- ", "")
+        if not all(_in_text(w, low) for w in _TITLE_WORD.findall(title.casefold())):
+            return False
+        if not all(c in text for c in set(_SIGN.findall(title))):
+            return False
+    return True
+
+
+# a title's character that is neither a letter or digit, a space nor the ": " after a name
+_SIGN = re.compile(r"[^\w :]|_")
