@@ -5,10 +5,13 @@ import base64
 import json
 import logging
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import sparse
 from support import published_papers
 
@@ -292,3 +295,57 @@ def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
     with caplog.at_level(logging.INFO):
         assert read_rows(path, "s").rows == {}
     assert f"cannot read {path}" in caplog.text
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_related_lists_kept_between_builds_are_what_a_cold_build_finds(data):
+    # issue 31: a rebuild finds again only the lists a new, changed or removed paper may
+    # touch (related.py, _stale_rows); after any edits, every list is the one the whole
+    # matrix made at once gives (vectors() and top_k over every row: no kept state).
+    pool = seed_papers()
+    papers = pool[: len(pool) // 2]
+    rest = pool[len(pool) // 2:]
+    _, rows = rel.related_rows(papers, None)
+    for _ in range(data.draw(st.integers(1, 3))):
+        current = list(papers)
+        for _ in range(data.draw(st.integers(0, 2))):  # papers removed
+            if len(current) > 3:
+                current.pop(data.draw(st.integers(0, len(current) - 1)))
+        for _ in range(data.draw(st.integers(0, 2))):  # papers added
+            if rest:
+                current.append(rest.pop(data.draw(st.integers(0, len(rest) - 1))))
+        if data.draw(st.booleans()):  # a paper's tags changed (its row changes, not its id)
+            i = data.draw(st.integers(0, len(current) - 1))
+            current[i] = replace(current[i], tags=("Optimization",) if current[i].tags != ("Optimization",) else ())
+        if data.draw(st.booleans()):  # one paper merged as another's variant
+            i, j = data.draw(st.integers(0, len(current) - 1)), data.draw(st.integers(0, len(current) - 1))
+            if i != j:
+                current[i] = replace(current[i], aliases=(current[j].id,))
+        ordered = sorted(current, key=lambda p: p.id)
+        index = {p.id: n for n, p in enumerate(ordered)}
+        excluded = [[index[a] for a in p.aliases if a in index and index[a] != n] for n, p in enumerate(ordered)]
+        for n, x in enumerate(excluded):
+            for m in x:
+                excluded[m].append(n)
+        cold = _by_ids(ordered, rel.top_k(rel.vectors(ordered), rel.K, excluded))
+        known = rel.Rows(rows.terms, dict(rows.rows), rows.lists)
+        found, rows = rel.related_rows(current, known)
+        assert found == cold
+        papers = current
+
+
+def test_one_new_paper_finds_again_only_the_lists_it_enters(monkeypatch):
+    papers = seed_papers()
+    _, rows = rel.related_rows(papers[1:], None)
+    whole = []
+    monkeypatch.setattr(rel, "top_k", lambda *a, **k: whole.append(1) or [])
+    some = []
+    top_some = rel.top_some
+    monkeypatch.setattr(rel, "top_some", lambda m, k, x, which: some.append(list(which)) or top_some(m, k, x, which))
+    found, _ = rel.related_rows(papers, rows)
+    assert whole == []  # not every row again
+    entered = {pid for pid, listed in found.items() if papers[0].id in listed}
+    redone = {sorted(papers, key=lambda p: p.id)[i].id for i in some[0]}
+    assert papers[0].id in redone and entered <= redone
+    assert len(redone) < len(papers) // 2

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from itertools import chain
 from pathlib import Path
@@ -252,12 +252,20 @@ def _named_vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, 
 Row = tuple[np.ndarray, np.ndarray]
 
 
+# A paper's related list as a build left it: its row's key, the ids it may not list (its
+# merged variants), the ids it lists best first, and its k-th score (0 when it lists fewer
+# than k): what :func:`related_rows` needs to tell whether a new paper enters the list.
+Listed = tuple[str, tuple[str, ...], tuple[str, ...], float]
+
+
 @dataclass
 class Rows:
-    """Rows by :func:`row_key`, their terms numbered in ``terms`` (in no particular order)."""
+    """Rows by :func:`row_key`, their terms numbered in ``terms`` (in no particular order);
+    ``lists``, by paper id, the related lists made of these rows (:data:`Listed`)."""
 
     terms: list[Term]
     rows: dict[str, Row]
+    lists: dict[str, Listed] = field(default_factory=dict)
 
 
 def row_key(p: Paper) -> str:
@@ -341,6 +349,25 @@ def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
     return mapper(partial(_top_rows, arrays=(*rows, *terms, xptr, xidx), k=k), range(n))
 
 
+def top_some(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]], which: Sequence[int]) -> list[list[int]]:
+    """:func:`top_k` for the rows ``which`` alone (each the same answer as there), in this process."""
+    from generator.derive.topk import best_rows
+
+    m = sparse.csr_matrix(m, dtype=np.float32)
+    mt = sparse.csr_matrix(m.T)
+    rows = (m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data)
+    terms = (mt.indptr.astype(np.int64), mt.indices.astype(np.int32), mt.data)
+    lengths = [len(x) for x in excluded] if excluded else [0] * m.shape[0]
+    xptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+    xidx = np.fromiter(chain.from_iterable(excluded), dtype=np.int32, count=int(xptr[-1]))
+    out = np.empty((1, k), dtype=np.int64)
+    found = []
+    for i in which:
+        best_rows(i, i + 1, *rows, *terms, xptr, xidx, out)
+        found.append([j for j in out[0].tolist() if j >= 0])
+    return found
+
+
 def _top_rows(rows: Sequence[int], arrays: tuple, k: int) -> list[list[int]]:
     """:func:`top_k` for a contiguous run of rows."""
     from generator.derive.topk import best_rows
@@ -377,8 +404,81 @@ def related_rows(papers: Sequence[Paper], known: Rows | None, k: int = K,
                 excluded[i].append(j)
                 excluded[j].append(i)
     rows = rows_of(ordered, known, weights, max_df)
-    found = top_k(assemble(rows, [row_key(p) for p in ordered]), k, excluded, mapper)
+    keys = [row_key(p) for p in ordered]
+    m = assemble(rows, keys)
+    banned = [tuple(sorted(ordered[j].id for j in x)) for x in excluded]
+    stale = _stale_rows(ordered, keys, banned, m, k, known.lists) if known is not None and known.lists else None
+    if stale is None:
+        found = top_k(m, k, excluded, mapper)
+        redone = range(len(ordered))
+    else:
+        previous = known.lists  # type: ignore[union-attr]
+        redo = set(stale)
+        found = [[] if i in redo else [index[j] for j in previous[p.id][2]] for i, p in enumerate(ordered)]
+        for i, js in zip(stale, top_some(m, k, excluded, stale)):
+            found[i] = js
+        redone = stale
+    lists = dict(known.lists) if stale is not None else {}  # type: ignore[union-attr]
+    kth = _kth_scores(m, [found[i] for i in redone], list(redone), k)
+    for i, score in zip(redone, kth):
+        lists[ordered[i].id] = (keys[i], banned[i], tuple(ordered[j].id for j in found[i]), score)
+    rows.lists = {p.id: lists[p.id] for p in ordered}
     return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}, rows
+
+
+# A new paper is checked against a row in double precision; within this of the row's k-th
+# score (the compiled loop's single-precision sums differ from it in the last bits), the
+# row is found again by that loop, which decides.
+MARGIN = 1e-4
+# Past this share of new or changed rows, every row is found again: it is as quick.
+MOST_NEW = 0.1
+
+
+def _stale_rows(ordered: Sequence[Paper], keys: Sequence[str], banned: Sequence[tuple[str, ...]],
+                m: sparse.csr_matrix, k: int, previous: dict[str, Listed]) -> list[int] | None:
+    """The rows whose related list may differ from the one ``previous`` holds, in order; None
+    when there is no telling (too much is new: every row is found again).
+
+    A row keeps its list when its paper, its text and tags (its key) and its variants are as
+    they were, none of the papers it lists is gone or changed, and no new or changed paper
+    scores with it within :data:`MARGIN` of its k-th score (above 0, when it lists fewer
+    than k). Then the list is what :func:`top_k` would find: the papers that left scored no
+    more than its k-th, and none that came scores as much."""
+    index = {p.id: i for i, p in enumerate(ordered)}
+    new = [i for i, p in enumerate(ordered) if (e := previous.get(p.id)) is None or e[0] != keys[i]]
+    if len(new) > MOST_NEW * len(ordered):
+        return None
+    gone = {pid for pid, e in previous.items() if pid not in index or keys[index[pid]] != e[0]}
+    stale = set(new)
+    floor = np.zeros(len(ordered))
+    full = np.zeros(len(ordered), dtype=bool)
+    for i, p in enumerate(ordered):
+        if i in stale:
+            continue
+        key, was_banned, listed, kth = previous[p.id]
+        if was_banned != banned[i] or len(listed) > k or any(r in gone or r not in index for r in listed):
+            stale.add(i)
+            continue
+        full[i] = len(listed) == k
+        floor[i] = kth - MARGIN if full[i] else 0.0
+    if new:
+        a = m[new].astype(np.float64)
+        scores = (a @ m.astype(np.float64).T).toarray()  # new paper x every paper
+        near = np.where(full[None, :], scores >= floor[None, :], scores > 0).any(axis=0)
+        stale.update(np.flatnonzero(near).tolist())
+    return sorted(stale)
+
+
+def _kth_scores(m: sparse.csr_matrix, found: Sequence[Sequence[int]], rows: Sequence[int], k: int) -> list[float]:
+    """Each of ``rows``' score with the k-th paper it lists (double precision), 0 when it lists fewer."""
+    full = [(i, js[-1]) for i, js in zip(rows, found) if len(js) == k]
+    out = dict.fromkeys(rows, 0.0)
+    if full:
+        mm = m.astype(np.float64)
+        a, b = zip(*full)
+        sums = np.asarray(mm[list(a)].multiply(mm[list(b)]).sum(axis=1)).ravel()
+        out.update(zip(a, sums.tolist()))
+    return [out[i] for i in rows]
 
 
 def add_related(digest: Digest, k: int = K, mapper: Callable = serial) -> Digest:

@@ -5,7 +5,7 @@ weighted terms before scoring them; a row depends on its paper's text and tags a
 (and the tables shipped with the generator), and making them was most of the stage's
 time (issue 31: 7.6 s of a one-abstract rebuild at 20,000 papers). The build keeps the
 rows in ``.cache/related.json``: ``{"fingerprint": ..., "terms": [...], "rows": {key:
-[numbers, weights]}}``, the key a hash of the text and tags
+[numbers, weights]}, "lists": {id: [key, variants, related, score]}}``, the key a hash of the text and tags
 (:func:`generator.derive.related.row_key`), the terms as ``"w word"``, ``"p word word"`` or
 ``"t tag"``, a row's terms as their numbers in that list (int32) in the row's order and
 its weights the single-precision values :func:`generator.derive.related.top_k` reads, both
@@ -19,8 +19,10 @@ JSON or holds an entry of another shape (a term that is not one the tokenizer ma
 number that is no term of the list, more terms than a row keeps, a weight that is not in
 (0, 1]) is said and ignored, and every row is made again. A well-formed forged row is not
 checked against its abstract (that costs seconds at 20,000 papers): all it could do is
-change which published papers a page lists as related; no term is ever shown. Written
-whole to a temporary file and renamed.
+change which published papers a page lists as related; no term is ever shown. So could a
+forged related list (each paper's list as the last build found it, with the score of its
+k-th, which a rebuild keeps unless a new or changed paper may enter it: only papers of the
+digest are listed). Written whole to a temporary file and renamed.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from generator.core.statefile import read_state, write_state
-from generator.derive.related import TERMS, Row, Rows, Term
+from generator.derive.related import TERMS, K, Listed, Row, Rows, Term
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +101,8 @@ def read_rows(path: Path, stamp: str) -> Rows:
     doc = read_state(path, "tokenising every abstract for related papers")
     if doc is None:
         return none
-    if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "terms", "rows"}
-            and isinstance(doc["terms"], list) and isinstance(doc["rows"], dict)):
+    if not (isinstance(doc, dict) and doc.keys() == {"fingerprint", "terms", "rows", "lists"}
+            and isinstance(doc["terms"], list) and isinstance(doc["rows"], dict) and isinstance(doc["lists"], dict)):
         log.info("%s is not one this generator writes: tokenising every abstract for related papers", path)
         return none
     if doc["fingerprint"] != stamp:
@@ -116,11 +118,38 @@ def read_rows(path: Path, stamp: str) -> Rows:
         if isinstance(row, str):
             problem = row
         rows[key] = row
+    lists = {}
+    for pid, value in doc["lists"].items():
+        if problem:
+            break
+        listed = _listed(pid, value)
+        if isinstance(listed, str):
+            problem = listed
+        lists[pid] = listed
     if problem:
         log.info("%s: %s, which this generator does not write: tokenising every abstract for related papers",
                  path, problem)
         return none
-    return Rows(terms, rows)  # type: ignore[arg-type]
+    return Rows(terms, rows, lists)  # type: ignore[arg-type]
+
+
+_ID = re.compile(r"[0-9a-f]{12}")
+_KEY = re.compile(r"[0-9a-f]{32}")
+
+
+def _ids(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) and _ID.fullmatch(x) for x in value)
+
+
+def _listed(pid: str, value: object) -> Listed | str:
+    """A cached related list as the build uses it, or what is wrong with it."""
+    if not (_ID.fullmatch(pid) and isinstance(value, list) and len(value) == 4):
+        return "a related list that is not [key, variants, related, score]"
+    key, banned, listed, kth = value
+    if not (isinstance(key, str) and _KEY.fullmatch(key) and _ids(banned) and _ids(listed)
+            and len(listed) <= K and pid not in listed and type(kth) in (int, float) and 0 <= kth <= 1.5):
+        return "a related list of another shape"
+    return key, tuple(banned), tuple(listed), float(kth)
 
 
 def write_rows(path: Path, stamp: str, table: Rows) -> None:
@@ -133,5 +162,6 @@ def write_rows(path: Path, stamp: str, table: Rows) -> None:
     number[used] = np.arange(len(used))
     b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
     doc = {"fingerprint": stamp, "terms": [_text(table.terms[i]) for i in used.tolist()],
-           "rows": {key: [b64(number[t]), b64(w.astype("<f4"))] for key, (t, w) in items}}
+           "rows": {key: [b64(number[t]), b64(w.astype("<f4"))] for key, (t, w) in items},
+           "lists": {pid: [key, list(banned), list(listed), kth] for pid, (key, banned, listed, kth) in sorted(table.lists.items())}}
     write_state(path, doc, "the next build tokenises every abstract for related papers again")
