@@ -28,6 +28,7 @@ from generator.derive.map_layout import PLACE_SHARE, LayoutInfo, layout, place, 
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
 from generator.derive.related import Rows, add_related_rows, row_key
 from generator.derive.related_cache import read_rows, related_path, write_rows
+from generator.derive.sketches import read_sketches, sketches_path, write_sketches
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
 from generator.derive.trends import compute as compute_trends
@@ -54,6 +55,7 @@ from generator.pages.sitemap import hand_written_pages, page_paths, render_sitem
 from generator.pages.trends import render_trends
 from generator.pages.write import write_tree
 from generator.seeds.parse import abstract_texts, parse_all
+from generator.seeds.parsed import Checked, parsed_path, read_parsed, write_parsed
 from generator.seeds.read import describe_dates, display_path, read_seeds, seed_dates, seed_paths
 from generator.seeds.venues import check_venues
 from generator.site.config import site_repository, site_url
@@ -79,9 +81,10 @@ def derive_all(
     curation: curate.Curation | None = None,
     early: Pending | None = None,
     known: Mapping[str, Entry] | None = None,
-    duplicates: Background | None = None,
+    duplicates: Background | _Duplicates | None = None,
     published: Sequence[PublishedPaper] = (),
     published_texts: Mapping[str, Sequence[str]] | None = None,
+    reused: Mapping[str, Entry] | None = None,
 ) -> tuple[Digest, dict[str, Derived]]:
     """:func:`derive`, and what was derived from each text (for the cache).
 
@@ -93,6 +96,7 @@ def derive_all(
     ``duplicates`` is the near duplicates found from the seed bytes (:func:`start_early`).
     ``published`` is what was published before (:mod:`generator.derive.published`): those papers
     keep their ids, and ``published_texts`` adds, by id, texts each was submitted as.
+    ``reused`` is, by text, the entries of ``known`` already checked (:func:`reused_entries`).
     """
     check_venues(papers)
     known = known or {}
@@ -103,7 +107,8 @@ def derive_all(
         merged = curate.apply_curation(merged, curation, topics)
     derived = {d.text: d for d in pending.result()}
     for p in papers:
-        if p.text not in derived and (entry := reusable(known, p.text)) is not None:
+        if p.text not in derived and (entry := (reused.get(p.text) if reused is not None
+                                                else reusable(known, p.text))) is not None:
             derived[p.text] = Derived(p.text, *entry)
     missing = [p.text for p in papers if p.text not in derived]
     if missing:  # not expected: the workers read the same texts; but never guess
@@ -135,6 +140,12 @@ class Derived:
         return self.tags, self.evidence, self.title, self.others
 
 
+def reused_entries(texts: Sequence[str], known: Mapping[str, Entry]) -> dict[str, Entry]:
+    """By text, the entries of ``known`` that may be used for ``texts`` (each checked once:
+    :func:`generator.derive.cache.reusable`)."""
+    return {t: entry for t in dict.fromkeys(texts) if (entry := reusable(known, t)) is not None} if known else {}
+
+
 def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
     return [t for t in texts if reusable(known, t) is None] if known else list(texts)
 
@@ -159,7 +170,7 @@ def _tag_and_title_shares(shares: Sequence[int], seeds: Sequence[tuple[str, byte
 
 def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
                 known: Mapping[str, Entry] | None = None,
-                anchored: frozenset[str] = frozenset()) -> tuple[Pending, Background | None]:
+                anchored: frozenset[str] = frozenset()) -> tuple[Pending, _Duplicates | None]:
     """Tag and title in worker processes straight from the seed bytes, while this process
     parses and validates them: on two cores the parse no longer runs alone. Texts in
     ``known`` are skipped. With them, a worker of its own finds the near duplicates
@@ -172,13 +183,37 @@ def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
     big = sum(len(data) for _, data in seeds) >= EARLY_BYTES
     tagging = Pending(partial(_tag_and_title_shares, seeds=seeds, total=len(shares), topics=topics, known=known or {}),
                       shares, worth_it=big)
-    duplicates = (Background(partial(_duplicates_in, seeds, anchored), worth_it=True)
+    duplicates = (_Duplicates(Background(partial(_duplicates_in, seeds, anchored), worth_it=True))
                   if big and workers() > 1 else None)
     return tagging, duplicates
 
 
-def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str]) -> list[tuple[str, str]]:
-    return duplicate_pairs((t for path, data in seeds for t in abstract_texts(data, path)), anchored)
+def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str]) -> tuple[list, dict[str, list[int]]]:
+    sketches: dict[str, list[int]] = {}
+    pairs = duplicate_pairs((t for path, data in seeds for t in abstract_texts(data, path)), anchored, keep=sketches)
+    return pairs, sketches
+
+
+def _duplicates_of(texts: Sequence[str], anchored: frozenset[str],
+                   known: Mapping[str, Sequence[int]]) -> tuple[list, dict[str, list[int]]]:
+    sketches: dict[str, list[int]] = {}
+    return duplicate_pairs(texts, anchored, known, keep=sketches), sketches
+
+
+class _Duplicates:
+    """The near duplicates found in a worker (:func:`_duplicates_in`) or here, and the sketches
+    made on the way, kept for the next build (:mod:`generator.derive.sketches`)."""
+
+    def __init__(self, work: Background) -> None:
+        self.work = work
+        self.sketches: dict[str, list[int]] = {}
+
+    def result(self) -> list[tuple[str, str]]:
+        pairs, self.sketches = self.work.result()
+        return pairs
+
+    def cancel(self) -> None:
+        self.work.cancel()
 
 
 @dataclass
@@ -232,22 +267,43 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
     known = read_cache(cache, stamp, topics) if cache is not None else {}
+    checked = read_parsed(parsed_path(cache), stamp, seeds) if cache is not None else Checked()
     published = read_previous_papers(docs)
     watch.lap("read")
-    early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
-    try:
-        papers = parse_all(seeds)
+    reused: dict[str, Entry] | None = None
+    sketched: dict[str, list[int]] = {}
+    if sum(len(data) for path, data in seeds if (path, data) not in checked) < EARLY_BYTES:
+        # A rebuild: the few files that changed are parsed before anything else, and only
+        # their new abstracts are derived (no worker is worth starting for them).
+        papers = parse_all(seeds, checked)
         watch.lap("parse")
+        reused = reused_entries([p.text for p in papers], known)
+        new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in reused))
+        early = Pending(partial(_tag_and_title, topics=topics), new_texts)
+        # the sketches of the texts seen before are kept: only the new ones are read
+        sketched = read_sketches(sketches_path(cache), stamp) if cache is not None else {}
+        duplicates = _Duplicates(Background(partial(_duplicates_of, [p.text for p in papers],
+                                                    anchored_ids(anchors(published, curation)), sketched),
+                                            worth_it=False))
+    else:
+        early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
+        papers = None
+    try:
+        if papers is None:
+            papers = parse_all(seeds, checked)
+            watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published)
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published, reused=reused)
     except GeneratorError:
         early.cancel()
         if duplicates is not None:
             duplicates.cancel()
         raise
-    log.debug("derived: %d of %d texts from the cache", sum(text_key(t) in known for t in derived), len(derived))
-    if refused := sum(text_key(t) in known and reusable(known, t) is None for t in derived):
+    from_cache = sum(text_key(t) in known for t in derived)
+    log.debug("derived: %d of %d texts from the cache", from_cache, len(derived))
+    if known and (refused := from_cache - (len(reused) if reused is not None else sum(
+            reusable(known, t) is not None for t in derived if text_key(t) in known))):
         log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
     watch.lap("derive")
@@ -267,7 +323,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # A paper's row of terms depends on its text and tags alone: only new or changed
     # abstracts are tokenised (:mod:`generator.derive.related_cache`).
     rows = read_rows(related_path(cache), stamp) if cache is not None else Rows([], {})
-    reused = Rows(rows.terms, {k: rows.rows[k] for k in map(row_key, visible) if k in rows.rows})
+    reused = Rows(rows.terms, {k: rows.rows[k] for k in map(row_key, visible) if k in rows.rows}, rows.lists)
     try:
         digest, made = add_related_rows(digest, reused, mapper=map_chunks)
     except BaseException:
@@ -331,8 +387,13 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
             write_cache(cache, stamp, entries)
+        if duplicates is not None and duplicates.sketches and duplicates.sketches != sketched:
+            write_sketches(sketches_path(cache), stamp, duplicates.sketches)
+        if len(checked) != len(seeds) or checked.held != len(seeds):  # a file parsed in full, or one gone
+            write_parsed(parsed_path(cache), stamp, seeds, papers)
         write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
-        if len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows):  # all rows reused and no others: left as they are
+        if (len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows)
+                or made.lists != rows.lists):  # all rows and lists as they were: left as they are
             write_rows(related_path(cache), stamp, made)
         write_pages(pages_path(cache), stamp, docs, page_keys)
         if key:

@@ -87,6 +87,7 @@ class _Words(dict):
 # A shingle is a 40-bit hash of three word hashes; the index of its abstract goes above it
 # in one 64-bit key, so one sort of every key orders the shingles by abstract and by value.
 _BITS = 40
+SHINGLE_BITS = _BITS  # a shingle's hash, and so a sketch's values, are this many bits
 _MASK = np.uint64((1 << _BITS) - 1)
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0xFF51AFD7ED558CCD))
 
@@ -291,20 +292,33 @@ def _same_text(by_id: dict[str, list[Paper]]) -> None:
     raise_all(errors)
 
 
-def duplicate_pairs(texts: Iterable[str], anchored: Collection[str] = frozenset()) -> list[tuple[str, str]]:
+def duplicate_pairs(texts: Iterable[str], anchored: Collection[str] = frozenset(),
+                    known: Mapping[str, Sequence[int]] | None = None,
+                    keep: dict[str, list[int]] | None = None) -> list[tuple[str, str]]:
     """The near duplicates among ``texts``: pairs of their paper ids (first < second), each
     pair's shingle sets verified, in order. Exact duplicates are one id, so not a pair.
-    ``anchored`` holds the ids of known papers (:attr:`Anchor.ids`; see :func:`candidate_pairs`).
+    ``anchored`` holds the ids of known papers (:attr:`Anchor.ids`; see :func:`candidate_pairs`):
+    two of them are never a pair, as :func:`deduplicate` never merges two known papers.
 
+    ``known`` holds sketches made before, by id (:mod:`generator.derive.sketches`): those texts
+    are not read again, unless they are a candidate; ``keep`` receives every text's sketch.
     It needs the texts alone, so a build finds them in a worker from the seed bytes while
     it parses (:func:`generator.pipeline.start_early`): most of deduplication's time."""
     distinct: dict[str, str] = {}
     for t in texts:
         distinct.setdefault(paper_id(t), t)
     ids = sorted(distinct)
-    sets = Shingles([distinct[i] for i in ids])
+    missing = [i for i in ids if known is None or i not in known]
+    made = dict(zip(missing, Shingles([distinct[i] for i in missing]).sketches())) if missing else {}
+    sketches = [made[i] if i in made else list(known[i]) for i in ids]  # type: ignore[index]
+    if keep is not None:
+        keep.update(zip(ids, sketches))
     flags = [i in anchored for i in ids] if anchored else None
-    return [(ids[i], ids[j]) for i, j in candidate_pairs(sets.sketches(), flags) if is_duplicate(sets[i], sets[j])]
+    candidates = candidate_pairs(sketches, flags)
+    if flags is not None:
+        candidates = [(i, j) for i, j in candidates if not (flags[i] and flags[j])]
+    sets = _Sets([distinct[i] for i in ids])
+    return [(ids[i], ids[j]) for i, j in candidates if is_duplicate(sets[i], sets[j])]
 
 
 def anchored_ids(anchors: Iterable[Anchor]) -> frozenset[str]:

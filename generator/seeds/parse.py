@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from generator.core.chars import HEADER_INVISIBLE, INVISIBLE
 from generator.core.errors import GeneratorError, SeedError, raise_all
 from generator.core.markup import extract_links
-from generator.core.model import Paper, Source
+from generator.core.model import Link, Paper, Source
 from generator.seeds.identify import paper_id
 
 HEADER = re.compile(r"^(?P<venue>[^\s\d][^\t]*?|\d\w*)\s+(?P<year>\d{4})\s+Papers\s*$")
@@ -234,8 +234,14 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
     return papers
 
 
-def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
+def parse_all(seeds: Sequence[tuple[str, bytes]],
+              checked: Mapping[tuple[str, bytes], Sequence[tuple[Link, ...]]] | None = None) -> list[Paper]:
     """Parse every seed (links extracted), collecting the problems of all files before raising.
+
+    ``checked`` holds files parsed before without a problem, by (path, bytes) (as
+    :mod:`generator.seeds.parsed` reads them): each abstract's links, in order. Those files
+    are not checked again nor their links looked for; their papers are otherwise made as
+    :func:`parse_seed` makes them (:func:`_parse_checked`), from the bytes.
 
     Serial on purpose: parsing fills the caches (normalized text, segments) that
     dedupe and render reuse, and a worker's caches would be lost with it.
@@ -243,9 +249,31 @@ def parse_all(seeds: Sequence[tuple[str, bytes]]) -> list[Paper]:
     papers: list[Paper] = []
     errors: list[GeneratorError] = []
     for path, data in seeds:
+        links = checked.get((path, data)) if checked else None
+        if links is not None and (made := _parse_checked(data, path, links)) is not None:
+            papers += made
+            continue
         try:
             papers += [replace(p, links=extract_links(p.text)) for p in parse_seed(data, path)]
         except GeneratorError as e:
             errors += getattr(e, "errors", [e])
     raise_all(errors)
     return papers
+
+
+def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) -> list[Paper] | None:
+    """The papers of a seed file that :func:`parse_seed` took without a problem before, with
+    the links found in them then; None if the links are not one list per abstract."""
+    lines = decode(data, path).split("\n")
+    venue, year = parse_header(lines[0].translate(HEADER_INVISIBLE), path)
+    found = paragraphs(lines[1:], first_line=2)
+    if len(found) != len(links):
+        return None
+    out = []
+    for (start, para), its_links in zip(found, links):
+        abstract = joined_paragraph(para)
+        if not all(link.url in abstract for link in its_links):
+            return None  # links that are not the abstract's: found again
+        src = Source(file=path, line=start, venue=venue, year=year)
+        out.append(Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year, sources=(src,), links=its_links))
+    return out
