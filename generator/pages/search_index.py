@@ -64,6 +64,11 @@ PAIR_BUCKET_POSTINGS = 6_000  # at most, on average: the bucket count is the nex
 MIN_SLOTS = 1 << 16
 LOAD = 0.8
 K1, B = 1.2, 0.75
+# BM25's average length, in words of an abstract: a constant, not the digest's mean, so that a
+# posting's score depends on its own paper alone. The mean moved with every new paper and
+# re-rounded scores in hundreds of term shards (a third of them for one new abstract at 20,000
+# papers); abstracts average 179 words there, and about as many in the seeds.
+AVERAGE_WORDS = 180.0
 SCORE_MAX = 2.2  # K1 + 1: the largest text part of a BM25 score
 TITLE_BIT, TAG_BIT = 64, 128
 
@@ -315,7 +320,7 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     in_title = np.arange(len(tokens)) - np.repeat(starts, lengths) < np.repeat(title_len, lengths)
     body_len = np.zeros(space, dtype=np.int64)
     body_len[slot] = lengths - title_len
-    average = float(body_len.sum() / n) if n and body_len.sum() > 0 else 1.0
+    average = AVERAGE_WORDS
 
     keep = ~stop[tokens]
     body_keys, tf = _unique(tokens[keep & ~in_title] * space + doc[keep & ~in_title], counts=True)
