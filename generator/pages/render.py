@@ -568,14 +568,12 @@ def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: s
     a page whose key is what it was when the page on disk was written."""
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
-    # what each card is made of (related_card), not the card: escaping 20,000 of them was most
-    # of the keys' cost, for the dozen pages a rebuild renders
-    cards = {p.id: (p.title, p.venue, p.year, next((t for t in p.tags if t in slugs), None)) for p in papers}
+    cards = {p.id: related_card(p, slugs) for p in papers}
     common = repr((sorted(slugs.items()), repo, site_url)).encode("utf-8", "surrogatepass")
     out = {}
     for p in papers:
         h = hashlib.blake2b(common, digest_size=16)
-        h.update(repr((p, [(i, cards.get(i)) for i in p.related])).encode("utf-8", "surrogatepass"))
+        h.update(repr((p, [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
         out[p.id] = h.hexdigest()
     return out
 
