@@ -49,7 +49,8 @@ from generator.manifest import (
 )
 from generator.pages import explore
 from generator.pages.feeds import render_feeds
-from generator.pages.render import paper_page_keys, render_site
+from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
+from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
 from generator.pages.search_index import search_files
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
@@ -347,9 +348,19 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     unchanged = unchanged_pages(docs, page_keys, read_pages(pages_path(cache), stamp)) if cache is not None else set()
     kept = {f"papers/{pid}.md" for pid in unchanged}
     log.debug("paper pages: %d of %d as they were", len(unchanged), len(page_keys))
+    # Listings whose papers are what they were are not rendered, gzip members of papers.json.gz
+    # whose papers are the same are not compressed, and files whose bytes are the same are not
+    # read to find so (:mod:`generator.pages.kept`).
+    left = read_kept(kept_path(cache), stamp) if cache is not None else Kept()
+    lists = listing_keys(digest, dates) if cache is not None else {}
+    same_listings = left.unchanged_listings(docs, lists)
+    kept.update(rel for rels in same_listings.values() for rel in rels)
+    members = left.previous_members(docs)
+    log.debug("listings: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
+              len(same_listings), len(lists), len(members))
     try:
         files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=repo,
-                            site_url=address, unchanged=unchanged)
+                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members)
     except GeneratorError:
         if laying is not None:
             laying.cancel()
@@ -382,7 +393,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if cache is not None:
         forget(manifest_path(cache))
         forget(pages_path(cache))  # until it says what this write left
-    written, removed = write_tree(docs, files, kept)
+        forget_kept(kept_path(cache))
+    states = left.files if cache is not None else None
+    written, removed = write_tree(docs, files, kept, states)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
@@ -396,6 +409,10 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                 or made.lists != rows.lists):  # all rows and lists as they were: left as they are
             write_rows(related_path(cache), stamp, made)
         write_pages(pages_path(cache), stamp, docs, page_keys)
+        write_kept(kept_path(cache), stamp, Kept(
+            states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))
+                     for name, key in lists.items()},
+            [(h, at, n) for h, (at, n) in members.items()]))
         if key:
             write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),
                                                           sum(p.merged for p in digest), len(seeds)))

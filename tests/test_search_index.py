@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.model import Link, Paper, Source, Topic
-from generator.pages.search_index import MAX_KEY, STOP, search_files
+from generator.pages.search_index import MAX_KEY, STOP, home, numbers, search_files, slots
 
 WORD = re.compile(r"[^\W_]+")
 TOPICS = (
@@ -48,8 +48,8 @@ def decode(files: dict) -> dict:
     meta = json.loads(files["search/meta.json"])
     fmt = "H" if meta["width"] == 2 else "I"
     shards = []
-    for i, key in enumerate(meta["keys"]):
-        raw = files[f"search/t/{i}.bin"]
+    for key in meta["keys"]:
+        raw = files[f"search/t/{key.encode('utf-8').hex()}.bin"]
         (length,) = struct.unpack_from("<I", raw, 0)
         header = json.loads(raw[4 : 4 + length].decode("utf-8"))
         at = 4 + length + (-(4 + length) % 4)
@@ -83,8 +83,18 @@ def decode(files: dict) -> dict:
         for k, h in enumerate(hashes):
             assert h % meta["pairs"] == b
             pairs[h] = set(ids[offsets[k] : offsets[k + 1]])
-    docs = [json.loads(files[f"search/d/{d}.json"]) for d in range(meta["docs"])]
-    return {"meta": meta, "shards": shards, "pairs": pairs, "docs": docs, "facets": json.loads(files["search/facets.json"])}
+    # the result files by number: numbers are slots of a table of meta["slots"], not all used
+    docs = {}
+    for path, data in files.items():
+        if path.startswith("search/d/"):
+            d = int(path.removeprefix("search/d/").removesuffix(".json"))
+            assert 0 <= d < meta["slots"] and (meta["width"] == 4 or d <= 0xFFFF)
+            docs[d] = json.loads(data)
+    assert len(docs) == meta["docs"]
+    order = list(struct.unpack(f"<{meta['docs']}{fmt}", files["search/order.bin"]))
+    assert sorted(order) == sorted(docs)
+    return {"meta": meta, "shards": shards, "pairs": pairs, "docs": docs, "order": order,
+            "facets": json.loads(files["search/facets.json"])}
 
 
 def shard_for(meta: dict, word: str) -> int:
@@ -97,7 +107,7 @@ def shard_for(meta: dict, word: str) -> int:
 
 def expected(papers: list[Paper], docs: list[dict]) -> dict[str, set[int]]:
     """term -> paper numbers, from the title, the shown text and the topics of each paper."""
-    number = {d["url"]: i for i, d in enumerate(docs)}
+    number = {d["url"]: i for i, d in docs.items()}
     out = defaultdict(set)
     for p in papers:
         d = number[f"papers/{p.id}/"]
@@ -133,7 +143,7 @@ def check(papers: list[Paper]) -> dict:
     files = search_files(papers, TOPICS)
     index = decode(files)
     meta, docs = index["meta"], index["docs"]
-    assert sorted(d["url"] for d in docs) == sorted(f"papers/{p.id}/" for p in papers)
+    assert sorted(d["url"] for d in docs.values()) == sorted(f"papers/{p.id}/" for p in papers)
     want = expected(papers, docs)
     found = {}
     for key, terms in index["shards"]:
@@ -156,7 +166,7 @@ def check(papers: list[Paper]) -> dict:
                 p = by_number[docs[d]["url"]]
                 assert bool(score & 64) == (term in WORD.findall(p.title.lower())), (term, p.title)
                 assert bool(score & 128) == (term in WORD.findall(" ".join(p.tags).lower()))
-    for d, doc in enumerate(docs):  # every adjacent pair of title + text is filed under its hash
+    for d, doc in docs.items():  # every adjacent pair of title + text is filed under its hash
         seq = WORD.findall(doc["title"].lower()) + WORD.findall(doc["text"].lower())
         for a, b in zip(seq, seq[1:]):
             h = fmix(((fnv1a(a) * 16777619) % 2**32) ^ fnv1a(b))
@@ -173,8 +183,8 @@ def test_index_finds_every_word_and_pair_of_small_digest():
         paper(2, "Über Lernen", "Ein Modell für naïve Lernverfahren; 𝒜-Räume und 東京 data.", venue="NeurIPS"),
     ]
     index = check(papers)
-    # titles order the papers
-    assert [d["title"] for d in index["docs"]] == sorted((p.title for p in papers), key=str.casefold)
+    # order.bin lists the papers by title
+    assert [index["docs"][d]["title"] for d in index["order"]] == sorted((p.title for p in papers), key=str.casefold)
     facets = index["facets"]
     topic = {slug: name for slug, name, _ in facets["topic"]}
     assert topic == {"reinforcement-learning": "Reinforcement Learning", "computer-vision": "Computer Vision"}
@@ -184,7 +194,7 @@ def test_index_finds_every_word_and_pair_of_small_digest():
         for delta in entry[2]:
             d += delta
             out.append(index["docs"][d]["title"])
-        return out
+        return sorted(out)
 
     assert members(facets["code"][0]) == ["Deep Q-Networks for Atari"]
     assert {e[0]: members(e) for e in facets["year"]} == {"2024": ["Deep Q-Networks for Atari", "Über Lernen"], "2023": ["Convolutional Image Models"]}
@@ -205,13 +215,14 @@ def test_a_parent_topics_filter_holds_the_papers_of_the_topics_inside_it():
 def check_topics(papers: list[Paper], topics) -> dict[str, list[str]]:
     """Topic slug -> the titles of the papers its filter holds."""
     files = search_files(papers, topics)
-    docs = [json.loads(files[f"search/d/{d}.json"]) for d in range(len(papers))]
+    docs = decode(files)["docs"]
     out = {}
     for slug, _, deltas in json.loads(files["search/facets.json"])["topic"]:
         d, out[slug] = 0, []
         for delta in deltas:
             d += delta
             out[slug].append(docs[d]["title"])
+        out[slug].sort()
     return out
 
 
@@ -257,5 +268,46 @@ def test_a_pair_in_hundreds_of_papers_is_found_in_each():
     papers = [paper(i, f"Paper {i}", f"Spectral wavelets number {i} for graphs of kind k{i % 7}.") for i in range(300)]
     index = check(papers)
     pair = lambda a, b: fmix(((fnv1a(a) * 16777619) % 2**32) ^ fnv1a(b))  # noqa: E731
-    assert index["pairs"][pair("spectral", "wavelets")] == set(range(300))
+    assert index["pairs"][pair("spectral", "wavelets")] == set(index["docs"])
     assert len(index["pairs"][pair("kind", "k3")]) == sum(1 for i in range(300) if i % 7 == 3)
+
+
+def test_numbers_depend_on_the_set_of_papers_not_their_order():
+    """A rebuild must number the papers as a build from nothing does: the index of the same
+    papers in another order is the same files, byte for byte."""
+    papers = [paper(i, f"Paper {i}", f"Words of paper {i} about topic k{i % 5}.") for i in range(60)]
+    assert search_files(papers, TOPICS) == search_files(papers[::-1], TOPICS)
+
+
+def test_numbers_are_slots_of_a_table_by_the_ids_hash():
+    papers = [paper(i * 7919, f"P{i}", "text") for i in range(2_000)]
+    number = numbers(papers)
+    space = slots(len(papers))
+    assert sorted(set(number.values())) == sorted(number.values())  # one paper a slot
+    for p in papers:  # each at its home slot or after it, with every slot between full
+        h, d = home(p.id, space), number[p.id]
+        assert h <= d and set(range(h, d)) <= set(number.values())
+
+
+def test_one_paper_more_changes_a_few_search_files():
+    """Issue 31: one new abstract renumbered every paper titled after it, and so rewrote
+    nearly every file of the index. Now it changes its own result file, the shards and
+    pair buckets holding its words, the files about every paper (meta, facets, order) and
+    the result files of the few papers it moves in the table."""
+    base = [paper(i * 7919, f"Paper {i:03d}", f"Models of kind k{i % 50} with w{i} and v{i % 13} in it.") for i in range(400)]
+    added = paper(999_999, "Aardvark first", "Models of kind k3 with zebra in it.")
+    before, after = search_files(base, TOPICS), search_files([*base, added], TOPICS)
+    changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    results = {k for k in changed if k.startswith("search/d/")}
+    assert 1 <= len(results) <= 6, sorted(results)
+    index = decode(after)
+    new_words = set(WORD.findall(f"{added.title} {added.text}".lower())) - STOP
+    touched = {f"search/t/{key.encode('utf-8').hex()}.bin" for key, terms in index["shards"] if new_words & set(terms)}
+    moved = {d["url"] for k in results if (d := json.loads(after.get(k) or before[k]))["url"] != f"papers/{added.id}/"}
+    shards = {k for k in changed if k.startswith("search/t/")}
+    assert touched <= shards
+    if not moved:  # the new paper moved no other: only the shards with its words changed
+        assert shards == touched
+    assert len(shards) < len([k for k in after if k.startswith("search/t/")])
+    assert {k for k in changed if not k.startswith(("search/d/", "search/t/", "search/p/"))} == {
+        "search/meta.json", "search/facets.json", "search/order.bin"}

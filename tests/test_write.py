@@ -223,3 +223,40 @@ def test_temporaries_a_killed_build_left_are_removed_and_pages_kept_are_not_stal
     assert (written, removed) == (0, 2)
     assert not (docs / ".papers.json.tmp").exists() and not (docs / "papers" / ".aaaaaaaaaaaa.md.tmp").exists()
     assert (docs / kept).read_text(encoding="utf-8") == FILES[kept]
+
+
+def test_a_file_the_last_write_left_with_the_same_bytes_is_not_read(docs):
+    """With the states the last write left, a file whose new bytes hash as they did and whose
+    size and time are as left is taken as unchanged without being opened. Shown by changing
+    one behind the write's back, keeping its size and time: the write leaves it."""
+    states: dict = {}
+    write_tree(docs, FILES, states=states)
+    assert set(states) == set(FILES)
+    page = docs / "topics" / "vision.md"
+    st = page.stat()
+    page.write_text("VISION\n", encoding="utf-8")  # same size
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert write_tree(docs, FILES, states=states) == (0, 0)
+    assert page.read_text(encoding="utf-8") == "VISION\n"
+    # touched since (another time): read, found different, written
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert write_tree(docs, FILES, states=states) == (1, 0)
+    assert page.read_text(encoding="utf-8") == "vision\n"
+    # without states, every file is read
+    page.write_text("VISION\n", encoding="utf-8")
+    os.utime(page, ns=(st.st_atime_ns, states["topics/vision.md"][2]))
+    assert write_tree(docs, FILES) == (1, 0)
+
+
+def test_states_follow_the_write(docs):
+    states: dict = {}
+    write_tree(docs, FILES, states=states)
+    smaller = {k: v for k, v in FILES.items() if k != "topics/vision.md"}
+    changed = {**smaller, "index.md": "home, again\n"}
+    assert write_tree(docs, changed, states=states) == (1, 1)
+    assert set(states) == set(changed)
+    st = (docs / "index.md").stat()
+    assert states["index.md"][1:] == (st.st_size, st.st_mtime_ns)
+    # files kept by the caller keep their states; others not written are forgotten
+    write_tree(docs, {"index.md": "home, again\n"}, keep={"list.md"}, states=states)
+    assert set(states) == {"index.md", "list.md"}

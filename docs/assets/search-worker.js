@@ -4,11 +4,17 @@
  * The papers are indexed at generation time (generator/pages/search_index.py) and the
  * index is split into small files under search/ that this worker fetches as a query
  * needs them:
- *   meta.json      the shard keys, loaded once;
- *   t/<n>.bin      the terms that start with a shard key, with their papers and scores;
+ *   meta.json      the shard keys, the number of papers and of paper numbers, loaded once;
+ *   t/<hex>.bin    the terms that start with a shard key (named by its UTF-8 bytes in hex),
+ *                  with their papers and scores;
  *   p/<n>.bin      pairs of adjacent words by hash, for "phrases";
  *   d/<n>.json     one paper's title, url, venue, topics and text, for the results shown;
- *   facets.json    the papers of each topic, venue, year and "has code", for filters.
+ *   facets.json    the papers of each topic, venue, year and "has code", for filters;
+ *   order.bin      the paper numbers in title order, for a query of filters alone.
+ *
+ * A paper's number is its slot in a hash table of its id (meta.slots of them, meta.docs
+ * used), so that a new paper renumbers no other but a neighbour or two: arrays indexed by
+ * paper number have meta.slots places, and numbers do not follow titles.
  *
  * Ranking: documents that contain every query word come first; among those, a
  * BM25-style score where a word in the title or a topic counts far more than one
@@ -144,12 +150,17 @@ function ids(m, buffer, offset, count) {
   return m.width === 2 ? new Uint16Array(buffer, offset, count) : new Uint32Array(buffer, offset, count)
 }
 
+/* generator/pages/search_index.py shard_name: a shard key's UTF-8 bytes in hex. */
+function shardPath(key) {
+  return `t/${Array.from(new TextEncoder().encode(key), b => b.toString(16).padStart(2, "0")).join("")}.bin`
+}
+
 /* A term shard: its sorted terms, and per term where its papers and scores are. */
 const shards = new Map()
 function shard(m, i) {
   let s = shards.get(i)
   if (s === undefined) {
-    s = fetched(`t/${i}.bin`).then(buffer => {
+    s = fetched(shardPath(m.keys[i])).then(buffer => {
       const view = new DataView(buffer)
       const length = view.getUint32(0, true)
       const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)))
@@ -186,7 +197,7 @@ function shardOf(m, word) {
  * word itself only), 0 where none occurs: typed arrays, not maps, so that a common word's
  * tens of thousands of papers cost a few milliseconds. */
 async function scorePapers(m, word, exactOnly = false) {
-  const scores = new Float32Array(m.docs)
+  const scores = new Float32Array(m.slots)
   const i = shardOf(m, word)
   if (i < 0)
     return scores
@@ -296,8 +307,22 @@ async function phraseCandidates(m, phrase) {
   return out
 }
 
+/* Per paper number, its place in title order (order.bin). */
+let titleRank = null
+function loadOrder(m) {
+  if (titleRank === null) {
+    titleRank = fetched("order.bin").then(buffer => {
+      const rank = new Uint32Array(m.slots)
+      ids(m, buffer, 0, m.docs).forEach((d, k) => { rank[d] = k })
+      return rank
+    })
+    titleRank.catch(() => { titleRank = null })
+  }
+  return titleRank
+}
+
 let facets = null
-function loadFacets() {
+function loadFacets(m) {
   if (facets === null) {
     facets = fetched("facets.json", "json").then(raw => {
       const out = new Map()
@@ -309,10 +334,11 @@ function loadFacets() {
           return { slug, name, docs }
         }))
       }
-      const year = new Int32Array(raw.year.reduce((n, [, , ds]) => n + ds.length, 0) || 0)
+      const year = new Int32Array(m.slots), all = []
       for (const v of out.get("year") ?? [])
-        for (const d of v.docs) year[d] = Number(v.slug)
+        for (const d of v.docs) { year[d] = Number(v.slug); all.push(d) }
       out.year = year
+      out.all = all  /* every paper has a year: every paper's number */
       return out
     })
     facets.catch(() => { facets = null })
@@ -423,13 +449,13 @@ async function rank(query) {
   if (!terms.length && !filters.size)
     return null
   const m = await loadMeta()
-  const f = filters.size ? await loadFacets() : null
+  const [f, byTitle] = await Promise.all([filters.size ? loadFacets(m) : null, terms.length ? null : loadOrder(m)])
 
   /* Papers */
   const perTerm = await Promise.all(terms.map(w => scorePapers(m, w)))
   const excluded = await Promise.all(exclude.map(w => scorePapers(m, w)))
   const phraseSets = (await Promise.all(phrases.map(p => phraseCandidates(m, p)))).filter(Boolean)
-  const n = m.docs
+  const n = m.slots
   const total = new Float64Array(n), matched = new Uint8Array(n)
   let matches = []
   if (terms.length) {
@@ -439,15 +465,17 @@ async function rank(query) {
     for (let d = 0; d < n; d++)
       if (matched[d]) matches.push(d)
   } else {
-    matches = Array.from({ length: n }, (_, d) => d)
+    matches = f.all.slice()
   }
   matches = matches.filter(d => !excluded.some(e => e[d] > 0) && phraseSets.every(p => p.has(d)))
   const allowed = f ? allowedBy(f, filters) : new Map()
   const kept = allowed.size ? matches.filter(d => [...allowed.values()].every(set => set.has(d))) : matches.slice()
   if (terms.length)
+    /* ties by paper number: stable from build to build, though not by title (order.bin is
+     * not fetched before a first answer: 100 KB at 50,000 papers) */
     kept.sort((a, b) => matched[b] - matched[a] || total[b] - total[a] || a - b)
-  else  /* filters only: newest first, then by title (paper numbers follow titles) */
-    kept.sort((a, b) => f.year[b] - f.year[a] || a - b)
+  else  /* filters only: newest first, then by title */
+    kept.sort((a, b) => f.year[b] - f.year[a] || byTitle[a] - byTitle[b])
   return { terms, exclude, phrases, filters, f, perTerm, total, matched, matches, allowed, kept, ranked: [], at: 0 }
 }
 
@@ -519,7 +547,7 @@ async function answer(query, seq) {
     try {
       await afterPaint()
       if (seq !== latest) return
-      const f = await loadFacets()
+      const f = await loadFacets(await loadMeta())
       if (seq !== latest) return
       counted = counts(f, out.matches, new Map())
     } catch (err) {

@@ -5,13 +5,16 @@ reader downloads before the first answer (29.5 MB at 20,000 papers). Here the pa
 indexed at build time into small files under ``search/`` that the digest's search worker
 (``docs/assets/search-worker.js``) fetches as a query needs them:
 
-- ``meta.json``: the number of papers, the shard keys and the pair-bucket count. Loaded once.
-- ``t/<n>.bin``, one per *term shard*: the terms that start with the shard's key (1 to
+- ``meta.json``: the number of papers, the size of the paper numbers' space, the shard keys
+  and the pair-bucket count. Loaded once.
+- ``t/<hex>.bin``, one per *term shard*, named by its key's UTF-8 bytes in hex (so that a
+  shard split or merged elsewhere renames no other): the terms that start with the shard's key (1 to
   ``MAX_KEY`` characters; a key is split into longer keys while its shard is over
   ``SHARD_BYTES``) and, per term, its papers and a one-byte score per paper. A query
   word of ``MAX_KEY + 1`` or more characters finds every term it is a prefix of in one file.
 - ``p/<n>.bin``: pairs of adjacent words, by a 32-bit FNV-1a hash of ``"first second"``,
-  in ``pairs`` buckets: what a ``"quoted phrase"`` needs, without word positions. A bucket
+  in ``pairs`` buckets (a power of two: the count changes, and every pair moves, only
+  when the pairs double or halve): what a ``"quoted phrase"`` needs, without word positions. A bucket
   is its number of hashes (u32), the sorted hashes (u32 each), how many papers each has
   (unsigned LEB128: most pairs are in one paper, and a u32 offset a pair was 14 MB of
   the 46 MB at 50,000 papers), padding to the paper numbers' width, then the papers.
@@ -19,18 +22,28 @@ indexed at build time into small files under ``search/`` that the digest's searc
   fetched only for the results shown.
 - ``facets.json``: the papers of each topic, venue, year and of "has code", for filters and
   their counts; fetched after the first answer, or with the first filtered query.
+- ``order.bin``: the paper numbers in title order (``width`` bytes each), for a query of
+  filters alone, whose results are listed newest first and then by title.
 
 Words are runs of Unicode letters and digits, lower-cased, as the worker splits them; a
 shard lists its terms in JavaScript's string order (by UTF-16 code units), which the
 worker's binary search assumes.
-Paper numbers follow the papers' title order, so sorting by number is sorting by title.
+
+A paper's number is its slot in a hash table of ``slots`` (:func:`numbers`): it depends on
+the paper's id and on the few papers whose ids hash next to it, not on the others. So a
+paper added, edited or removed changes its own result file, the term shards and pair
+buckets holding its words, ``meta.json``, ``facets.json`` and ``order.bin``, and moves a
+paper or two beside it in the table; numbered in title order, one new title renumbered
+every paper after it, and with it almost every file of the index (6,700 files for one
+abstract at 20,000 papers). The numbers are a function of the set of papers alone, so
+a rebuild numbers them as a build from nothing does.
 
 Pure: :func:`search_files` returns ``{path under docs/: bytes or str}``.
 """
 from __future__ import annotations
 
+import hashlib
 import json
-import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -41,11 +54,21 @@ from generator.core.markup import to_plain
 from generator.core.model import Paper, Topic, parent_names, with_parents
 from generator.seeds.venues import venue_slug
 
-VERSION = 2
+VERSION = 3
 MAX_KEY = 4
 SHARD_BYTES = 48_000
-PAIR_BUCKET_POSTINGS = 6_000
+PAIR_BUCKET_POSTINGS = 6_000  # at most, on average: the bucket count is the next power of two
+# The paper numbers' space: a power of two, at least MIN_SLOTS, filled to at most LOAD. Up to
+# 52,428 papers that is 65,536 slots, so a number still fits in two bytes, and the space
+# doubles (renumbering every paper, once) only past that.
+MIN_SLOTS = 1 << 16
+LOAD = 0.8
 K1, B = 1.2, 0.75
+# BM25's average length, in words of an abstract: a constant, not the digest's mean, so that a
+# posting's score depends on its own paper alone. The mean moved with every new paper and
+# re-rounded scores in hundreds of term shards (a third of them for one new abstract at 20,000
+# papers); abstracts average 179 words there, and about as many in the seeds.
+AVERAGE_WORDS = 180.0
 SCORE_MAX = 2.2  # K1 + 1: the largest text part of a BM25 score
 TITLE_BIT, TAG_BIT = 64, 128
 
@@ -144,16 +167,20 @@ def _delta(ids: Sequence[int]) -> list[int]:
     return [b - a for a, b in zip((0, *ids), ids)]
 
 
-def facets(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict:
-    """Each filter value with its papers (by number, delta-encoded). A topic holds the papers
-    tagged with it or with a topic inside it, as its page does."""
+def facets(papers: Sequence[Paper], topics: Sequence[Topic], number: dict[str, int] | None = None) -> dict:
+    """Each filter value with its papers (by number, ``number``: their place in ``papers`` when
+    not given; delta-encoded). A topic holds the papers tagged with it or with a topic inside
+    it, as its page does."""
+    if number is not None:
+        papers = sorted(papers, key=lambda p: number[p.id])
     slugs = {t.name: t.slug for t in topics}
     parents = parent_names(topics)
     by_topic: dict[str, list[int]] = defaultdict(list)
     by_venue: dict[tuple[str, int], list[int]] = defaultdict(list)
     by_year: dict[int, list[int]] = defaultdict(list)
     code: list[int] = []
-    for d, p in enumerate(papers):
+    for k, p in enumerate(papers):
+        d = number[p.id] if number is not None else k
         for t in with_parents(p.tags, parents):
             if t in slugs:
                 by_topic[t].append(d)
@@ -171,8 +198,49 @@ def facets(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict:
 
 
 def order(papers: Sequence[Paper]) -> list[Paper]:
-    """The papers in index order: by title, as the lists sort them."""
+    """The papers by title, as the lists sort them (``order.bin``)."""
     return sorted(papers, key=lambda p: (p.title.casefold(), p.id))
+
+
+def slots(n: int) -> int:
+    """The size of the paper numbers' space for ``n`` papers."""
+    space = MIN_SLOTS
+    while n > space * LOAD:
+        space *= 2
+    return space
+
+
+def home(paper_id: str, space: int) -> int:
+    """Where a paper's number is sought first: a hash of its id (ids are not all hashes)."""
+    return int.from_bytes(hashlib.blake2b(paper_id.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+                          "little") % space
+
+
+def numbers(papers: Sequence[Paper]) -> dict[str, int]:
+    """Paper id -> its number: linear probing in a table of :func:`slots`, filled in the order of
+    (home slot, id), so the table is the same whatever order the papers came in (a build from
+    nothing and a rebuild agree). A paper takes its home slot or the first free one after it;
+    adding one moves only the papers after it in its run of full slots (about half a paper on
+    average at 20,000 papers in 65,536 slots). Papers pushed past the end take the first free
+    slots from the start."""
+    space = slots(len(papers))
+    placed = sorted((home(p.id, space), p.id) for p in papers)
+    out: dict[str, int] = {}
+    following = 0
+    over = []
+    for h, pid in placed:
+        at = max(h, following)
+        if at >= space:
+            over.append(pid)
+            continue
+        out[pid] = at
+        following = at + 1
+    if over:
+        taken = set(out.values())
+        free = (s for s in range(space) if s not in taken)
+        for pid in over:
+            out[pid] = next(free)
+    return out
 
 
 def _fmix32(h):
@@ -210,24 +278,33 @@ def pair_hash(first: str, second: str) -> int:
     return int(_fmix32(h)[0])
 
 
+def shard_name(key: str) -> str:
+    """A term shard's file name: its key's UTF-8 bytes in hex (the worker's shardPath)."""
+    return key.encode("utf-8", "surrogatepass").hex()
+
+
 def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, bytes | str]:
-    papers = order(papers)
+    number = numbers(papers)
+    papers = sorted(papers, key=lambda p: number[p.id])
     slugs = {t.name: t.slug for t in topics}
     n = len(papers)
-    width = 2 if n <= 0xFFFF else 4
+    space = slots(n)
+    width = 2 if space <= 0x10000 else 4
+    id_type = np.uint16 if width == 2 else np.uint32
+    slot = np.array([number[p.id] for p in papers], dtype=np.int64)
     files: dict[str, bytes | str] = {}
 
     # Every word of every paper as a number in one array, with its paper and whether it is
     # in the title; numpy then counts, groups and sorts them all at once.
     vocab = _Numbers()
-    number = vocab.__getitem__
+    number_of = vocab.__getitem__
     texts = [to_plain(p.text) for p in papers]
     sequences, title_lengths, tag_words = [], [], []
     for p, text in zip(papers, texts):
         title = words(p.title)
-        sequences.append(list(map(number, title + words(text))))
+        sequences.append(list(map(number_of, title + words(text))))
         title_lengths.append(len(title))
-        tag_words.append({number(w) for t in p.tags for w in words(t)})
+        tag_words.append({number_of(w) for t in p.tags for w in words(t)})
     terms = sorted(vocab)
     rank = np.empty(len(vocab), dtype=np.int64)
     rank[[vocab[t] for t in terms]] = np.arange(len(terms))
@@ -236,23 +313,24 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
 
     lengths = np.array([len(q) for q in sequences], dtype=np.int64)
     tokens = rank[np.fromiter((i for q in sequences for i in q), dtype=np.int64, count=int(lengths.sum()))]
-    doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    doc = np.repeat(slot, lengths)  # each word's paper, by number
     starts = np.cumsum(lengths) - lengths
     title_len = np.array(title_lengths, dtype=np.int64)
     # a word is in the title when its place in its paper's sequence is before the title's end
     in_title = np.arange(len(tokens)) - np.repeat(starts, lengths) < np.repeat(title_len, lengths)
-    body_len = lengths - title_len
-    average = float(body_len.mean()) if n and body_len.mean() > 0 else 1.0
+    body_len = np.zeros(space, dtype=np.int64)
+    body_len[slot] = lengths - title_len
+    average = AVERAGE_WORDS
 
     keep = ~stop[tokens]
-    body_keys, tf = _unique(tokens[keep & ~in_title] * n + doc[keep & ~in_title], counts=True)
-    title_keys = _unique(tokens[keep & in_title] * n + doc[keep & in_title])
+    body_keys, tf = _unique(tokens[keep & ~in_title] * space + doc[keep & ~in_title], counts=True)
+    title_keys = _unique(tokens[keep & in_title] * space + doc[keep & in_title])
     tag_sizes = np.fromiter(map(len, tag_words), dtype=np.int64, count=n)
     tag_terms = rank[np.fromiter((i for ws in tag_words for i in ws), dtype=np.int64, count=int(tag_sizes.sum()))]
-    tag_docs = np.repeat(np.arange(n, dtype=np.int64), tag_sizes)
-    tag_keys = _unique((tag_terms * n + tag_docs)[~stop[tag_terms]])
+    tag_docs = np.repeat(slot, tag_sizes)
+    tag_keys = _unique((tag_terms * space + tag_docs)[~stop[tag_terms]])
     keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
-    term_of, doc_of = keys // max(n, 1), keys % max(n, 1)
+    term_of, doc_of = keys // space, keys % space
     in_body = _member(keys, body_keys)
     f = np.zeros(len(keys), dtype=np.float64)
     f[in_body] = tf[np.searchsorted(body_keys, keys[in_body])]
@@ -261,7 +339,6 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     score = np.minimum(63, np.rint(part / SCORE_MAX * 63)).astype(np.uint8)
     score |= np.where(_member(keys, title_keys), TITLE_BIT, 0).astype(np.uint8)
     score |= np.where(_member(keys, tag_keys), TAG_BIT, 0).astype(np.uint8)
-    id_type = np.uint16 if width == 2 else np.uint32
     docs_bytes = doc_of.astype(id_type)
 
     # Terms with postings, and each one's slice of the postings.
@@ -273,7 +350,7 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     size = {t: len(t.encode("utf-8")) + 8 + (b - a) * (width + 1) for t, (a, b) in span.items()}
     shards = _split(indexed, size)
     keys_sorted = sorted(shards)
-    for i, key in enumerate(keys_sorted):
+    for key in keys_sorted:
         # in the order the worker's binary search compares strings, by UTF-16 code units: a
         # character past U+FFFF sorts before U+E000..U+FFFF there, after them by code point
         group = sorted(shards[key], key=_utf16)
@@ -287,17 +364,20 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
         for t in group:
             a, b = span[t]
             buf += score[a:b].tobytes()
-        files[f"search/t/{i}.bin"] = bytes(buf)
+        files[f"search/t/{shard_name(key)}.bin"] = bytes(buf)
 
     # Adjacent word pairs (stop words included) for "phrases", by hash.
     word_hash = np.array([fnv1a(t) for t in terms], dtype=np.uint32)
-    same = doc[1:] == doc[:-1] if len(doc) else np.zeros(0, dtype=bool)
+    same = np.repeat(np.arange(n), lengths)
+    same = same[1:] == same[:-1] if len(same) else np.zeros(0, dtype=bool)
     left, right, pair_doc = tokens[:-1][same], tokens[1:][same], doc[:-1][same]
     hashes = _fmix32((word_hash[left] * np.uint32(0x01000193)) ^ word_hash[right])
     unique = _unique(hashes.astype(np.uint64) << np.uint64(32) | pair_doc.astype(np.uint64))
     pair_h = (unique >> np.uint64(32)).astype(np.uint32)
     pair_d = (unique & np.uint64(0xFFFFFFFF)).astype(id_type)
-    buckets = max(1, math.ceil(len(unique) / PAIR_BUCKET_POSTINGS))
+    buckets = 1
+    while len(unique) > buckets * PAIR_BUCKET_POSTINGS:
+        buckets *= 2
     bucket = pair_h % np.uint32(buckets)
     # ``unique`` is in (hash, paper) order already: a stable sort by bucket alone keeps it so
     # within each bucket (radix sort on 16-bit keys; a lexsort of the three keys took 1.8 s at 50,000)
@@ -315,10 +395,12 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
         buf += pair_d[a:z].astype("<" + pair_d.dtype.str[1:]).tobytes()
         files[f"search/p/{b}.bin"] = bytes(buf)
 
-    for d, p in enumerate(papers):
-        files[f"search/d/{d}.json"] = json.dumps(result_data(p, slugs, texts[d]), ensure_ascii=False, separators=(",", ":"))
-    files["search/facets.json"] = json.dumps(facets(papers, topics), ensure_ascii=False, separators=(",", ":"))
+    for p, text in zip(papers, texts):
+        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False, separators=(",", ":"))
+    files["search/facets.json"] = json.dumps(facets(papers, topics, number), ensure_ascii=False, separators=(",", ":"))
+    files["search/order.bin"] = np.array([number[p.id] for p in order(papers)], dtype="<" + np.dtype(id_type).str[1:]).tobytes()
     files["search/meta.json"] = json.dumps(
-        {"version": VERSION, "docs": n, "width": width, "maxKey": MAX_KEY, "keys": keys_sorted, "pairs": buckets},
+        {"version": VERSION, "docs": n, "slots": space, "width": width, "maxKey": MAX_KEY, "keys": keys_sorted,
+         "pairs": buckets},
         ensure_ascii=False, separators=(",", ":"))
     return files

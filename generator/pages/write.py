@@ -9,7 +9,9 @@ transaction, so a build that fails at any point leaves ``docs/`` as it was:
 
 1. **compare**: list the generated folders once and read every target already
    there (a target not listed is new, and not opened); files whose content is unchanged are left alone
-   (so ``mkdocs serve`` reloads only what changed). Nothing is written yet, so a
+   (so ``mkdocs serve`` reloads only what changed). With the states the last build left
+   (:mod:`generator.pages.kept`), a file whose new bytes hash as its old ones did, and that is
+   as that build left it, is not opened either. Nothing is written yet, so a
    target that cannot be read (a folder where a page must go, say) stops here.
 2. **stage**: a new page is written in place (there is no old one to keep, and a
    fresh build of a conference is thousands of them, so no temporary file and
@@ -33,6 +35,7 @@ from generator.core.errors import BuildError
 from generator.core.outputs import DIRS as GENERATED_DIRS
 from generator.core.outputs import FILES as GENERATED_FILES
 from generator.core.outputs import OPTIONAL as OPTIONAL_FILES
+from generator.pages.kept import FileState, content_hash
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +118,13 @@ def _quietly(step, *args, **kwargs) -> None:
         log.error("could not undo a partial write: %s (%s)", e.strerror, e.filename)
 
 
-def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset()) -> tuple[int, int]:
+def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset(),
+               states: dict[str, FileState] | None = None) -> tuple[int, int]:
     """Write ``files`` under ``docs``; return (files written, stale files removed). The generated
     files ``keep`` names are neither written nor stale: a build that knows they are as it would
     write them (:func:`generator.pages.render.paper_page_keys`) leaves them as they are.
+    ``states`` (:class:`generator.pages.kept.Kept`'s files), when given, is what the last build
+    left, by path; it is updated to what this write leaves (the files of ``keep`` keep theirs).
 
     All or nothing: on any failure ``docs`` is left as it was and :class:`BuildError`
     names the file that failed.
@@ -128,9 +134,12 @@ def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = froze
             raise BuildError(f"refusing to write {rel}: it is not a generated path", str(docs))
     done = _Transaction()
     try:
-        new, changed, stale = _compare(docs, files, keep)
+        hashes: dict[str, str] = {}
+        new, changed, stale = _compare(docs, files, keep, states, hashes)
         _stage(done, new, changed)
         _commit(done, stale, docs)
+        if states is not None:
+            _record(docs, files, keep, states, hashes, {p for p, _ in new} | {p for p, _, _ in changed})
     except OSError as e:
         done.rollback()
         raise BuildError(f"cannot write the site: {e.strerror} ({e.filename})", str(docs)) from None
@@ -142,8 +151,28 @@ def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = froze
     return written, removed
 
 
-def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset()) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
-    """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only."""
+def _record(docs: Path, files: dict[str, str | bytes], keep: Set[str], states: dict[str, FileState],
+            hashes: dict[str, str], written: set[str]) -> None:
+    """``states`` made what this write left: the files written by their new hash and stat, the
+    others as they were; files neither written nor kept are forgotten."""
+    base = os.fspath(docs)
+    for rel in list(states):
+        if rel not in files and rel not in keep:
+            del states[rel]
+    for rel, content in files.items():
+        path = os.path.join(base, rel)
+        if path in written or rel not in states or states[rel][0] != hashes.get(rel):
+            st = os.stat(path)
+            h = hashes.get(rel) or content_hash(content if isinstance(content, bytes) else content.encode("utf-8"))
+            states[rel] = (h, st.st_size, st.st_mtime_ns)
+
+
+def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset(),
+             states: dict[str, FileState] | None = None, hashes: dict[str, str] | None = None,
+             ) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
+    """(new pages, changed pages with their old bytes, stale pages with their bytes); reads only.
+    A file ``states`` says held the same bytes, and that is as it was left, is not read (its hash
+    goes into ``hashes``)."""
     # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
     base = os.fspath(docs)
     # The generated folders are listed once: a page not there is new without trying to open
@@ -171,6 +200,15 @@ def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozens
         if "/" in rel and rel.split("/", 1)[0] in GENERATED_DIRS and rel not in listed:
             new.append((path, data))
             continue
+        if states is not None and (state := states.get(rel)) is not None and state[1] == len(data):
+            h = hashes[rel] = content_hash(data)
+            if h == state[0]:
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    st = None
+                if st is not None and (st.st_size, st.st_mtime_ns) == state[1:]:
+                    continue  # as the last build left it, with the same bytes
         try:
             with open(path, "rb") as f:
                 old = f.read()
