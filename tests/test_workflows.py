@@ -124,7 +124,8 @@ def test_deploy_restores_what_the_previous_build_published():
     # without it, an abstract edited in place got a new id and its address answered 404
     caches = [step for _, step in steps(DEPLOY) if step.get("uses", "").startswith("actions/cache@")]
     assert [set(step["with"]["path"].split()) for step in caches] == [
-        {"docs/map.json", "docs/papers.json", ".cache/derived.json", ".cache/map-placed.json", ".cache/related.json"}
+        {"docs/map.json", "docs/papers.json", ".cache/derived.json", ".cache/map-placed.json", ".cache/related.json",
+         ".cache/parsed.json", ".cache/sketches.json"}
     ]
     build = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step.get("run") == "make site"]
     restore = [n for n, (_, step) in enumerate(steps(DEPLOY)) if step in caches]
