@@ -98,30 +98,40 @@ def ancestors(slug: str, parents: Mapping[str, str]) -> list[str]:
     return out
 
 
+# what :func:`tally` counts of a paper, in this order
+COUNTS = ("given", "right", "wanted", "found", "prim_in", "prim_first", "none", "catch")
+
+
+def tally(row: Labelled, tags: Sequence[str], parents: Mapping[str, str], catch_all: str | None) -> tuple[int, ...]:
+    """The :data:`COUNTS` of one paper tagged ``tags`` (slugs, best first), which :func:`figures` turns into scores."""
+    shown = set(tags)
+    implied = shown | {a for t in tags for a in ancestors(t, parents)}
+    gold = row.topics
+    return (len(tags), len(shown & gold), len(gold), len(implied & gold), row.primary in implied,
+            bool(tags) and (tags[0] == row.primary or row.primary in ancestors(tags[0], parents)),
+            not (implied & gold), catch_all in shown)
+
+
+def figures(totals: Sequence[float], n: int) -> dict[str, float]:
+    """The figures of the module's docstring from the :data:`COUNTS` summed over ``n`` papers."""
+    given, right, wanted, found, prim_in, prim_first, none, catch = totals
+    p = right / given if given else 0.0
+    r = found / wanted if wanted else 0.0
+    m = n or 1
+    return {
+        "n": n, "P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
+        "prim∈": prim_in / m, "1st=prim": prim_first / m, "none": none / m, "catch": catch / m,
+        "tags": given / m,
+    }
+
+
 def scores(rows: Sequence[Labelled], tagged: Sequence[Sequence[str]], parents: Mapping[str, str],
            catch_all: str | None) -> dict[str, float]:
     """The figures of the module's docstring for predicted slugs ``tagged`` (best first) of ``rows``."""
-    given = right = wanted = found = prim_in = prim_first = none = catch = 0
+    totals = [0] * len(COUNTS)
     for row, tags in zip(rows, tagged):
-        shown = set(tags)
-        implied = shown | {a for t in tags for a in ancestors(t, parents)}
-        gold = row.topics
-        given += len(tags)
-        right += len(shown & gold)
-        wanted += len(gold)
-        found += len(implied & gold)
-        prim_in += row.primary in implied
-        prim_first += bool(tags) and (tags[0] == row.primary or row.primary in ancestors(tags[0], parents))
-        none += not (implied & gold)
-        catch += catch_all in shown
-    n = len(rows) or 1
-    p = right / given if given else 0.0
-    r = found / wanted if wanted else 0.0
-    return {
-        "n": len(rows), "P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
-        "prim∈": prim_in / n, "1st=prim": prim_first / n, "none": none / n, "catch": catch / n,
-        "tags": given / n,
-    }
+        totals = [a + b for a, b in zip(totals, tally(row, tags, parents, catch_all))]
+    return figures(totals, len(rows))
 
 
 def table(results: Mapping[str, Mapping[str, float]]) -> str:

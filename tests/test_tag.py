@@ -328,6 +328,23 @@ def test_max_tags_caps_the_tags_after_the_best():
     assert tag_paper(paper(text), TERMS, one).tags == ("Music",)
 
 
+# "Music on graph neural networks. More music.": Music 3 + 2.5 = 5.5, Graphs 3 (first sentence), so
+# Music -3 + 2 log 6.5 + 1 = 1.74 (probability 0.85) and Graphs -3 + 2 log 4 + 3 / 5.5 = 0.32 (0.58).
+def test_a_later_tag_must_reach_the_threshold_of_its_place():
+    text = "Music on graph neural networks. More music."
+    assert tag_paper(paper(text), TERMS, replace(PHRASES_ONLY, later_thresholds=(0.6,))).tags == ("Music",)
+    strict_first = replace(PHRASES_ONLY, threshold=0.7)
+    assert tag_paper(paper(text), TERMS, strict_first).tags == ("Music",)
+    # a second tag may need less than the first
+    assert tag_paper(paper(text), TERMS, replace(strict_first, later_thresholds=(0.55,))).tags == ("Music", "Graphs")
+
+
+def test_a_place_past_the_given_thresholds_takes_the_last():
+    model = replace(PHRASES_ONLY, later_thresholds=(0.1, 0.3))
+    assert [model.place_threshold(p) for p in range(4)] == [0.5, 0.1, 0.3, 0.3]
+    assert [PHRASES_ONLY.place_threshold(p) for p in range(4)] == [0.5] * 4
+
+
 def test_the_fitted_model_is_read_and_covers_the_taxonomy(taxonomy):
     model = load_topic_model()
     assert len(model.weights) == 7
@@ -346,6 +363,8 @@ def test_the_fitted_model_is_read_and_covers_the_taxonomy(taxonomy):
         ('"threshold": "high"', "'threshold' must be a number, not a string"),
         ('"weights": {"bias": 1}', "'weights' must give a number for each feature"),
         ('"profiles": {"music": {"melody": "loud"}}', "'profiles.music' must map strings to numbers, not 'melody' to a string"),
+        ('"place_thresholds": {"3": 0.3}', "'place_thresholds' must map the places of the tags after the first, from 2"),
+        ('"place_thresholds": {"2": "low"}', "'place_thresholds' must map strings to numbers, not '2' to a string"),
     ],
 )
 def test_a_broken_model_file_is_an_error_naming_it(tmp_path, change, message):

@@ -358,6 +358,8 @@ TOPIC_WEIGHTS = Record(
         "intercepts": Field(dict, name="mapping from topic slug to number", values=float),
         # at most this many tags a paper (1 to 4)
         "max_tags": Field(int),
+        # place of a tag after the first ("2", "3", "4") -> what its probability must reach (default: threshold)
+        "place_thresholds": Field(dict, name="mapping from a tag's place to number", values=float),
     },
 )
 

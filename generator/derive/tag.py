@@ -17,9 +17,11 @@ Two kinds of evidence, read in one pass over the abstract's words:
 A handful of features of each topic (how strong its phrases, its terms and its classifier
 are, and how they compare with the abstract's strongest topic) go through one logistic model
 shared by all topics, so a topic with few papers to learn from is still tagged from its
-phrases. A topic becomes a tag when its probability reaches a threshold and a share of the
-first tag's, up to ``max_tags`` tags. The model, the profiles and the rule are fitted by ``benchmarks/fit_topics.py`` on
-the labelled abstracts of ``benchmarks/data/topic_labels.jsonl`` marked ``fit``.
+phrases. Topics become tags best first while each one's probability reaches the threshold of
+its place (a second tag needs less than a third: the later a tag, the likelier it is only a
+field the abstract mentions) and a share of the first tag's, up to ``max_tags`` tags. The model,
+the profiles and the rule are fitted by ``benchmarks/fit_topics.py`` on the labelled abstracts of
+``benchmarks/data/topic_labels.jsonl`` marked ``fit``.
 """
 from __future__ import annotations
 
@@ -196,8 +198,8 @@ class TopicModel:
     the rule that turns probabilities into tags, and each topic's profile of terms."""
 
     weights: tuple[float, ...]  # one per feature of FEATURES
-    threshold: float  # a tag's probability must reach this...
-    share_of_top: float  # ...and this share of the first tag's
+    threshold: float  # the first tag's probability must reach this (a later tag's, its place's below)...
+    share_of_top: float  # ...and every tag's this share of the first tag's
     early_weight: float  # how much more a term of the first sentences counts
     idf: dict[str, float]  # the vocabulary: term -> inverse document frequency
     profiles: dict[str, dict[str, float]]  # topic slug -> term -> weight (unit length)
@@ -206,6 +208,15 @@ class TopicModel:
     classifiers: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
     intercepts: dict[str, float] = dataclasses.field(default_factory=dict)
     max_tags: int = MAX_TAGS  # at most this many tags
+    # what the second, third, ... tag's probability must reach (a place past the end: the last
+    # entry); none given: ``threshold`` for every place
+    later_thresholds: tuple[float, ...] = ()
+
+    def place_threshold(self, place: int) -> float:
+        """What the probability of the tag at ``place`` (0: the first) must reach."""
+        if place == 0 or not self.later_thresholds:
+            return self.threshold
+        return self.later_thresholds[min(place, len(self.later_thresholds)) - 1]
 
 
 NO_MODEL = TopicModel((0.0,) * len(FEATURES), 1.0, 1.0, 1.0, {}, {})
@@ -224,6 +235,11 @@ def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
         raise TaxonomyError(f"'weights' must give a number for each feature: {', '.join(FEATURES)} "
                             f"(missing: {', '.join(missing) or '-'}; unknown: {', '.join(unknown) or '-'}); "
                             "run benchmarks/fit_topics.py", shown)
+    places = data.get("place_thresholds", {})
+    if sorted(places) != [str(p) for p in range(2, len(places) + 2)] or len(places) >= MAX_TAGS:
+        raise TaxonomyError(f"'place_thresholds' must map the places of the tags after the first, from 2 up to at most "
+                            f"{MAX_TAGS} with none left out, to numbers, not {', '.join(map(repr, places))}; "
+                            "run benchmarks/fit_topics.py", shown)
     return TopicModel(
         weights=tuple(float(data["weights"][f]) for f in FEATURES),
         threshold=float(data["threshold"]),
@@ -234,6 +250,7 @@ def load_topic_model(path: Path = WEIGHTS) -> TopicModel:
         classifiers={slug: {t: float(v) for t, v in terms.items()} for slug, terms in data.get("classifiers", {}).items()},
         intercepts={slug: float(v) for slug, v in data.get("intercepts", {}).items()},
         max_tags=min(MAX_TAGS, int(data.get("max_tags", MAX_TAGS))),
+        later_thresholds=tuple(float(places[str(p)]) for p in range(2, len(places) + 2)),
     )
 
 
@@ -351,25 +368,33 @@ EVIDENCE_TERMS = 3
 
 def _choose(text: str, m: _Matcher) -> tuple[tuple[str, ...], tuple]:
     candidates, features, phrase_evidence, term_parts = topic_features(text, m)
-    model = m.model
-    logits = features @ np.asarray(model.weights) if len(candidates) else np.zeros(0)
-    ranked = [int(candidates[k]) for k in np.lexsort((candidates, -logits))]
-    by_topic = dict(zip(candidates.tolist(), logits.tolist()))
-    chosen: list[int] = []
-    if ranked:
-        top = _sigmoid(by_topic[ranked[0]])
-        floor = max(model.threshold, model.share_of_top * top)
-        chosen = [i for i in ranked[: model.max_tags] if _sigmoid(by_topic[i]) >= floor]
-        if not chosen and (ranked[0] in phrase_evidence or top >= model.threshold / 2):
-            # Nothing reaches the threshold: the likeliest topic still says more than the catch-all,
-            # if its phrases name it or its terms make it half as likely as a tag must be.
-            chosen = ranked[:1]
+    logits = features @ np.asarray(m.model.weights) if len(candidates) else np.zeros(0)
+    chosen = pick(dict(zip(candidates.tolist(), logits.tolist())), m.model, phrase_evidence)
     if not chosen and m.catch_all is not None:
         chosen = [m.catch_all]
     return (
         tuple(m.topics[i].name for i in chosen),
         tuple((m.topics[i].name, _evidence(phrase_evidence.get(i, []), term_parts(i))) for i in chosen),
     )
+
+
+def pick(logits: dict[int, float], model: TopicModel, phrased: Container[int]) -> list[int]:
+    """The tags (topic indexes, best first) of an abstract whose candidate topics have ``logits``
+    (``phrased``: those its phrases name); empty when only the catch-all fits."""
+    ranked = sorted(logits, key=lambda i: (-logits[i], i))
+    if not ranked:
+        return []
+    top = _sigmoid(logits[ranked[0]])
+    chosen: list[int] = []
+    for place, i in enumerate(ranked[: model.max_tags]):
+        if _sigmoid(logits[i]) < max(model.place_threshold(place), model.share_of_top * top):
+            break
+        chosen.append(i)
+    if not chosen and (ranked[0] in phrased or top >= model.threshold / 2):
+        # Nothing reaches the threshold: the likeliest topic still says more than the catch-all,
+        # if its phrases name it or its terms make it half as likely as a tag must be.
+        chosen = ranked[:1]
+    return chosen
 
 
 def _evidence(phrases: list[str], terms: dict[str, float]) -> tuple[str, ...]:
