@@ -47,6 +47,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -312,7 +313,7 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     stop[[rank[vocab[w]] for w in STOP if w in vocab]] = True
 
     lengths = np.array([len(q) for q in sequences], dtype=np.int64)
-    tokens = rank[np.fromiter((i for q in sequences for i in q), dtype=np.int64, count=int(lengths.sum()))]
+    tokens = rank[np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))]
     doc = np.repeat(slot, lengths)  # each word's paper, by number
     starts = np.cumsum(lengths) - lengths
     title_len = np.array(title_lengths, dtype=np.int64)
@@ -326,7 +327,7 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     body_keys, tf = _unique(tokens[keep & ~in_title] * space + doc[keep & ~in_title], counts=True)
     title_keys = _unique(tokens[keep & in_title] * space + doc[keep & in_title])
     tag_sizes = np.fromiter(map(len, tag_words), dtype=np.int64, count=n)
-    tag_terms = rank[np.fromiter((i for ws in tag_words for i in ws), dtype=np.int64, count=int(tag_sizes.sum()))]
+    tag_terms = rank[np.fromiter(chain.from_iterable(tag_words), dtype=np.int64, count=int(tag_sizes.sum()))]
     tag_docs = np.repeat(slot, tag_sizes)
     tag_keys = _unique((tag_terms * space + tag_docs)[~stop[tag_terms]])
     keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
