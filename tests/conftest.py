@@ -8,7 +8,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from support import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ABSTRACT, HOSTILE_TITLE, REPO, SITE_URL, BuiltSite, build_site
+from support import (CHROMIUM, CHROMIUM_ARGS, HOSTILE_ABSTRACT, HOSTILE_TITLE, REPO, SITE_URL, BuiltSite, build_site,
+                     mkdocs_build)
 
 
 @pytest.fixture(scope="session")
@@ -17,6 +18,18 @@ def mission_site(tmp_path_factory) -> BuiltSite:
     dest = tmp_path_factory.mktemp("mission")
     shutil.copytree(REPO / "seeds", dest / "seeds")
     return build_site(dest, [dest / "seeds"])
+
+
+@pytest.fixture(scope="session")
+def mission_rendered(mission_site, tmp_path_factory):
+    """The mission project (its built site/ left out) rendered the plain way: `mkdocs build
+    --strict` of every page, not compacted; the oracle of test_compact.py and test_stamp.py,
+    which read it and never write into it. Returns the project folder (its site/ holds it)."""
+    root = tmp_path_factory.mktemp("rendered") / "p"
+    shutil.copytree(mission_site.root, root, ignore=shutil.ignore_patterns("site"))
+    run = mkdocs_build(root)
+    assert run.returncode == 0, run.stderr
+    return root
 
 
 @pytest.fixture(scope="session")

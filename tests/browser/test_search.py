@@ -9,6 +9,7 @@ paper, lets an excluded one through or ranks wrongly.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -220,12 +221,19 @@ def test_a_topic_filter_combines_with_words(search, papers, index, built):
     assert got == want
 
 
-def _on_topic_page(tags: list[str]) -> set[str]:
-    """The topics whose page holds a paper of these tags: each tag and the topics it sits in,
-    read from the taxonomy as a maintainer writes it (a child's papers are its parent's too)."""
+@functools.cache
+def _parents() -> dict[str, str]:
+    """Each topic's parent, by name, read from the taxonomy as a maintainer writes it (once:
+    read again for every paper and button, it was most of the filter test's 40 s)."""
     topics = yaml.safe_load((REPO / "generator" / "derive" / "taxonomy.yml").read_text(encoding="utf-8"))["topics"]
     name_of = {t["slug"]: t["name"] for t in topics}
-    parent = {t["name"]: name_of[t["parent"]] for t in topics if t.get("parent")}
+    return {t["name"]: name_of[t["parent"]] for t in topics if t.get("parent")}
+
+
+def _on_topic_page(tags: list[str]) -> set[str]:
+    """The topics whose page holds a paper of these tags: each tag and the topics it sits in
+    (a child's papers are its parent's too)."""
+    parent = _parents()
     out: set[str] = set()
     for t in tags:
         while t and t not in out:

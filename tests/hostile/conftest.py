@@ -29,6 +29,15 @@ def harmless_site(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def theme_site(tmp_path_factory):
+    """The site built from ``seeds/theme/`` (a venue header and a derived title that spell
+    markup): hovered in Chromium by test_theme.py, its frames read by test_properties.py."""
+    root = tmp_path_factory.mktemp("theme")
+    shutil.copytree(SEEDS / "theme", root / "seeds")
+    return build_site(root / "site", [root / "seeds"])
+
+
+@pytest.fixture(scope="session")
 def attack_site(tmp_path_factory):
     """The site built from the reproductions of the script-injection issue (verbatim), the
     formulas made to crash KaTeX, and a seeded sample of composed attacks (tests/hostile/attack.py)."""

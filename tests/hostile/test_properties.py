@@ -28,7 +28,7 @@ import markdown
 import pytest
 import yaml
 from attack import BRACKETS, ENTITIES, HTML, PIECES, attack_text
-from hostile_html import MATH_MARK, REPO, SEEDS, squash, text_of
+from hostile_html import MATH_MARK, REPO, squash, text_of
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -324,22 +324,21 @@ _TITLE_SENTENCE = ("is a transformer for long documents that replaces dense self
 
 
 @pytest.fixture(scope="module")
-def page_frames(tmp_path_factory):
+def page_frames(theme_site, tmp_path_factory):
     """The frames MkDocs renders for paper and venue pages, from a small real build (the
-    site step renders them as `mkdocs build` does here, then removes them)."""
+    site step renders them as `mkdocs build` does here, then removes them): the theme
+    site's (hostile/conftest.py), which test_theme.py builds too."""
     import subprocess
     import sys
 
-    from support import build_site
-
     from generator.site.stamp import frame_config, read_frames
 
-    site = build_site(tmp_path_factory.mktemp("frames"), [SEEDS / "theme"])
-    frames = site.root / "frames"
+    frames = tmp_path_factory.mktemp("frames")
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "-", "-d", str(frames)],
-                         input=frame_config(site.root / "mkdocs.yml"), text=True, cwd=site.root, capture_output=True)
+                         input=frame_config(theme_site.root / "mkdocs.yml"), text=True, cwd=theme_site.root,
+                         capture_output=True)
     assert run.returncode == 0, run.stderr
-    return _Frames(read_frames(site.docs, frames))
+    return _Frames(read_frames(theme_site.docs, frames))
 
 
 class _Frames(dict):

@@ -10,19 +10,18 @@ topic pages that show them, the test scrolls until the header shows the page tit
 then hovers and focuses every element holding the seed's text, and fails on any dialog,
 any request for the payload's image, and any element of the payload's making (an
 ``<img>``, ``<iframe>``, ``<svg>`` or anything with an ``on*`` attribute) in the DOM,
-even one that came and went.
+even one that came and went. Each width has a tab of its own, and the three tabs take
+their steps side by side, so that their waits after each hover and focus overlap.
 """
 from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import threading
 from urllib.parse import urlsplit
 
 import pytest
-from hostile_html import SEEDS
-from support import build_site, published_papers
+from support import published_papers
 
 pytestmark = pytest.mark.browser
 
@@ -79,14 +78,12 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def theme_site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("theme")
-    shutil.copytree(SEEDS / "theme", root / "seeds")
-    site = build_site(root / "site", [root / "seeds"])
-    handler = functools.partial(_Quiet, directory=str(site.site))
+def served_theme_site(theme_site):
+    """The theme site (hostile/conftest.py) served on 127.0.0.1: (site, base URL)."""
+    handler = functools.partial(_Quiet, directory=str(theme_site.site))
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield site, f"http://{HOST}:{server.server_address[1]}/"
+    yield theme_site, f"http://{HOST}:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
 
@@ -124,55 +121,86 @@ def show_title_in_header(page) -> str:
     return page.inner_text(".md-header__topic:last-child .md-ellipsis")
 
 
-def linger(page, selector: str) -> None:
-    """Hover, then focus, the element (or the link or control it is in)."""
+def linger(page, selector: str):
+    """Hover, then focus, the element (or the link or control it is in). A generator: it
+    yields the milliseconds to wait before its next step (see ``lockstep``)."""
     target = page.locator(selector)
     target.scroll_into_view_if_needed()
     target.hover(force=True)
-    page.wait_for_timeout(300)  # a tooltip comes on hover; an <img> in it fails to load within ms
+    yield 300  # a tooltip comes on hover; an <img> in it fails to load within ms
     target.evaluate("""el => {
       const f = el.closest('a, button, [tabindex], input, summary') || el;
       if (!f.hasAttribute('tabindex') && f === el) f.setAttribute('tabindex', '-1');
       f.focus();
     }""")
-    page.wait_for_timeout(100)
+    yield 100
 
 
-@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
-def test_hovering_and_focusing_seed_text_makes_no_markup(browser, theme_site, width):
-    site, base = theme_site
+def lockstep(page, walks: list) -> None:
+    """Run the walks (generators yielding milliseconds to wait) side by side: each goes on to
+    its next wait, then all wait once, as long as the longest asks. Each walk waits at least
+    what it asked for; the three widths' waits, most of this test's time, overlap."""
+    walks = list(walks)
+    while walks:
+        asked = []
+        for walk in list(walks):
+            try:
+                asked.append(next(walk))
+            except StopIteration:
+                walks.remove(walk)
+        if asked:
+            page.wait_for_timeout(max(asked))  # Playwright's wait: the pages' events are handled meanwhile
+
+
+def walk(page, base: str, urls: list[str], name: str, where: list[str], problems: list[str], in_header: list[str]):
+    """One width's walk over the pages, in one tab (a generator: see ``lockstep``);
+    ``where[0]`` names the page it is on, for the tab's event handlers."""
+    for url in urls:
+        where[0] = f"{url} ({name})"
+        page.mouse.move(0, 0)  # off the page, as in a new tab
+        page.goto(base + url, wait_until="load")
+        page.wait_for_function("() => typeof document$ !== 'undefined'")
+        title = page.inner_text("article h1")
+        header = show_title_in_header(page)
+        if PAYLOAD in title:
+            assert PAYLOAD in header, f"{where[0]}: the header shows {header!r}, not the seed's text"
+            in_header.append(url)
+        yield from linger(page, ".md-header__topic:last-child .md-ellipsis")
+        page.evaluate("window.scrollTo(0, 0)")
+        carriers = page.evaluate(CARRIERS)
+        assert carriers, f"{where[0]}: no element holds the seed's text"
+        for i in range(carriers):
+            yield from linger(page, f'[data-carrier="{i}"]')
+        show_title_in_header(page)
+        yield from linger(page, ".md-header__topic:last-child .md-ellipsis")
+        problems.extend(f"{where[0]}: {f}" for f in page.evaluate("window.__foreign"))
+
+
+def test_hovering_and_focusing_seed_text_makes_no_markup(browser, served_theme_site):
+    """At each width, in a tab of its own; the three tabs walk side by side (``lockstep``)."""
+    site, base = served_theme_site
     urls = pages_with_seed_text(site)
     assert any(u.startswith("venues/") for u in urls) and any(u.startswith("topics/") for u in urls), urls
     problems: list[str] = []
-    in_header: list[str] = []  # the pages whose header showed the payload
-    context = browser.new_context(viewport={"width": width, "height": 800}, service_workers="block")
-    context.add_init_script(WATCH)
-    context.route("**/*", lambda r: r.abort() if urlsplit(r.request.url).hostname != HOST else r.continue_())
+    in_header: dict[str, list[str]] = {name: [] for name in WIDTHS}  # the pages whose header showed the payload
+    contexts, walks = [], []
     try:
-        for url in urls:
+        for name, width in WIDTHS.items():
+            context = browser.new_context(viewport={"width": width, "height": 800}, service_workers="block")
+            contexts.append(context)
+            context.add_init_script(WATCH)
+            context.route("**/*", lambda r: r.abort() if urlsplit(r.request.url).hostname != HOST else r.continue_())
             page = context.new_page()
-            page.on("dialog", lambda d, url=url: (problems.append(f"{url}: dialog {d.type}: {d.message}"), d.dismiss()))
-            page.on("pageerror", lambda e, url=url: problems.append(f"{url}: uncaught {e}"))
-            page.on("request", lambda r, url=url: urlsplit(r.url).path.endswith("/x")
-                    and problems.append(f"{url}: the payload's image was requested: {r.url}"))
-            page.goto(base + url, wait_until="load")
-            page.wait_for_function("() => typeof document$ !== 'undefined'")
-            title = page.inner_text("article h1")
-            header = show_title_in_header(page)
-            if PAYLOAD in title:
-                assert PAYLOAD in header, f"{url}: the header shows {header!r}, not the seed's text"
-                in_header.append(url)
-            linger(page, ".md-header__topic:last-child .md-ellipsis")
-            page.evaluate("window.scrollTo(0, 0)")
-            carriers = page.evaluate(CARRIERS)
-            assert carriers, f"{url}: no element holds the seed's text"
-            for i in range(carriers):
-                linger(page, f'[data-carrier="{i}"]')
-            show_title_in_header(page)
-            linger(page, ".md-header__topic:last-child .md-ellipsis")
-            problems += [f"{url}: {f}" for f in page.evaluate("window.__foreign")]
-            page.close()
+            where = [f"({name})"]
+            page.on("dialog", lambda d, where=where: (problems.append(f"{where[0]}: dialog {d.type}: {d.message}"), d.dismiss()))
+            page.on("pageerror", lambda e, where=where: problems.append(f"{where[0]}: uncaught {e}"))
+            page.on("request", lambda r, where=where: urlsplit(r.url).path.endswith("/x")
+                    and problems.append(f"{where[0]}: the payload's image was requested: {r.url}"))
+            walks.append(walk(page, base, urls, name, where, problems, in_header[name]))
+        lockstep(contexts[0].pages[0], walks)
     finally:
-        context.close()
-    assert {u.split("/")[0] for u in in_header} == {"papers", "venues"}, in_header
+        for context in contexts:
+            context.close()
+    for name, shown in in_header.items():
+        assert {u.split("/")[0] for u in shown} == {"papers", "venues"}, (name, shown)
     assert not problems, "\n".join(problems)
