@@ -270,3 +270,17 @@ def test_cached_evidence_of_words_the_abstract_does_not_hold_is_not_published(pr
     assert _papers(project / "docs") == before
     assert "giveaway" not in json.dumps(_papers(project / "docs")[text]["tag_evidence"])
     assert ".cache/derived.json: 1 cached title(s) or evidence not made of their abstract: derived again" in caplog.text
+
+
+def test_an_entry_with_more_other_titles_than_read_is_left_out_not_the_whole_cache(tmp_path):
+    # at 20,000 synthetic papers two abstracts had 66 other titles where the reader took at
+    # most 64: the whole cache was refused, and every rebuild derived all 20,000 texts again
+    from generator.derive.cache import MAX_OTHERS, read_cache, write_cache
+    from generator.derive.tag import load_taxonomy
+
+    topics = load_taxonomy(None)
+    many = tuple(f"Title {n}" for n in range(MAX_OTHERS + 1))
+    entries = {"a" * 32: ((), (), "One", None), "b" * 32: ((), (), "Two", many[:MAX_OTHERS]), "c" * 32: ((), (), "Three", many)}
+    path = tmp_path / "derived.json"
+    write_cache(path, "stamp", entries)
+    assert set(read_cache(path, "stamp", topics)) == {"a" * 32, "b" * 32}
