@@ -190,9 +190,7 @@ def start_early(seeds: Sequence[tuple[str, bytes]], topics: Sequence[Topic],
 
 
 def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str]) -> tuple[list, dict[str, list[int]]]:
-    sketches: dict[str, list[int]] = {}
-    pairs = duplicate_pairs((t for path, data in seeds for t in abstract_texts(data, path)), anchored, keep=sketches)
-    return pairs, sketches
+    return _duplicates_of([t for path, data in seeds for t in abstract_texts(data, path)], anchored, {})
 
 
 def _duplicates_of(texts: Sequence[str], anchored: frozenset[str],

@@ -335,24 +335,14 @@ def top_k(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]] = (),
     """
     from generator.derive.topk import best_rows  # numba: imported when related papers are computed, not by every command
 
-    n = m.shape[0]
-    m = sparse.csr_matrix(m, dtype=np.float32)
-    mt = sparse.csr_matrix(m.T)
-    # one array type each, so the compiled loop has one signature to keep
-    rows = (m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data)
-    terms = (mt.indptr.astype(np.int64), mt.indices.astype(np.int32), mt.data)
-    lengths = [len(x) for x in excluded] if excluded else [0] * n
-    xptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
-    xidx = np.fromiter(chain.from_iterable(excluded), dtype=np.int32, count=int(xptr[-1]))
-    out = np.empty((0, k), dtype=np.int64)
-    best_rows(0, 0, *rows, *terms, xptr, xidx, out)  # compiled (or loaded) here, before workers fork
-    return mapper(partial(_top_rows, arrays=(*rows, *terms, xptr, xidx), k=k), range(n))
+    arrays = _loop_arrays(m, excluded)
+    best_rows(0, 0, *arrays, np.empty((0, k), dtype=np.int64))  # compiled (or loaded) here, before workers fork
+    return mapper(partial(_top_rows, arrays=arrays, k=k), range(m.shape[0]))
 
 
-def top_some(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]], which: Sequence[int]) -> list[list[int]]:
-    """:func:`top_k` for the rows ``which`` alone (each the same answer as there), in this process."""
-    from generator.derive.topk import best_rows
-
+def _loop_arrays(m: sparse.csr_matrix, excluded: Sequence[Sequence[int]]) -> tuple:
+    """What :func:`generator.derive.topk.best_rows` reads: the rows, their transpose and the
+    excluded pairs as CSR arrays, one array type each (so the compiled loop has one signature)."""
     m = sparse.csr_matrix(m, dtype=np.float32)
     mt = sparse.csr_matrix(m.T)
     rows = (m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data)
@@ -360,10 +350,18 @@ def top_some(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]], wh
     lengths = [len(x) for x in excluded] if excluded else [0] * m.shape[0]
     xptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
     xidx = np.fromiter(chain.from_iterable(excluded), dtype=np.int32, count=int(xptr[-1]))
+    return (*rows, *terms, xptr, xidx)
+
+
+def top_some(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]], which: Sequence[int]) -> list[list[int]]:
+    """:func:`top_k` for the rows ``which`` alone (each the same answer as there), in this process."""
+    from generator.derive.topk import best_rows
+
+    arrays = _loop_arrays(m, excluded)
     out = np.empty((1, k), dtype=np.int64)
     found = []
     for i in which:
-        best_rows(i, i + 1, *rows, *terms, xptr, xidx, out)
+        best_rows(i, i + 1, *arrays, out)
         found.append([j for j in out[0].tolist() if j >= 0])
     return found
 
