@@ -397,3 +397,20 @@ def test_an_acronym_spelled_by_its_description_takes_it_as_its_long_form() -> No
     assert _spells("gan", ["generative", "adversarial", "network"])
     assert not _spells("monica", ["Monitor-guided"])
     assert not _spells("cat", ["contrastive", "transformer"])
+
+
+@pytest.mark.parametrize("title, text, ok", [
+    # signs and inflections the stage itself makes are its own (the derive cache keeps them)
+    ("Inconsistency–Exhibiting Redundancy", "a semantic inconsistency--exhibiting redundancy of views", True),
+    ("Tending the Bandwidth", "we tend the bandwidth of the channel", True),
+    ("Running Sums", "we run sums over the stream", True),
+    ("Making Graphs Small", "we make graphs small", True),
+    # a sign or word the abstract does not hold is not
+    ("Inconsistency–Exhibiting Redundancy", "a semantic inconsistency exhibiting redundancy of views", False),
+    ("Tending the Bandwidth", "we bend the bandwidth of the channel", False),
+    ("Evil <b>Title</b>", "evil title b", False),
+])
+def test_a_cached_title_is_one_the_stage_could_make_of_its_text(title, text, ok):
+    from generator.derive.title import could_be_title
+
+    assert could_be_title(title, text) is ok
