@@ -81,6 +81,6 @@ def test_a_bad_seed_stops_the_early_workers_and_writes_nothing(tmp_path, monkeyp
     assert "zz_bad.txt:3" in str(err.value)
     tagging, duplicates = started[0]
     assert tagging._pool is None, "the early workers were not stopped"
-    assert duplicates is not None and duplicates._pool is None, "the worker finding duplicates was not stopped"
+    assert duplicates is not None and duplicates.work._pool is None, "the worker finding duplicates was not stopped"
     assert multiprocessing.active_children() == []
     assert list(docs.iterdir()) == []
