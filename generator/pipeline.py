@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from generator.core.errors import GeneratorError, SeedError
-from generator.core.model import Digest, Paper, Topic
+from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.derive import curate
 from generator.derive.cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
@@ -115,7 +115,7 @@ def derive_all(
     if missing:  # not expected: the workers read the same texts; but never guess
         derived.update((d.text, d) for d in _tag_and_title(missing, topics))
     tagged = [
-        p if "tags" in p.curated else replace(p, tags=derived[p.text].tags, tag_evidence=derived[p.text].evidence)
+        p if "tags" in p.curated else changed(p, tags=derived[p.text].tags, tag_evidence=derived[p.text].evidence)
         for p in merged
     ]
     first = {text: d.title for text, d in derived.items()}

@@ -231,3 +231,16 @@ def test_a_restored_map_with_a_span_out_of_range_is_laid_out_from_a_sane_start(p
     assert places == papers == 36  # every paper has a place of its own
     shown = {"1e999": "inf", "1e300": "1e+300", "-Infinity": "-inf", "NaN": "nan"}.get(span, span)
     assert f"docs/map.json: its span {shown} is not one a layout of 35 papers has" in run.stderr
+
+
+def test_changed_is_replace_for_the_fields_it_is_given():
+    from dataclasses import replace
+
+    from generator.core.model import Paper, Source, changed
+
+    p = Paper(id="0123456789ab", text="An abstract.", venue="ICML", year=2026, sources=(Source("s.txt", 2, "ICML", 2026),))
+    q = changed(p, title="A Title", tags=("Optimization",))
+    assert q == replace(p, title="A Title", tags=("Optimization",)) and p.title == "" and q.title == "A Title"
+    assert hash(q) == hash(replace(p, title="A Title", tags=("Optimization",)))
+    with pytest.raises(TypeError, match="no field of Paper"):
+        changed(p, titel="typo")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import chain
 from pathlib import Path
@@ -35,7 +35,7 @@ from scipy import sparse
 
 from generator.core import schema
 from generator.core.errors import GeneratorError, raise_all
-from generator.core.model import Digest, Paper
+from generator.core.model import Digest, Paper, changed
 from generator.core.parallel import serial
 from generator.derive.cache import text_key
 
@@ -489,4 +489,4 @@ def add_related_rows(digest: Digest, known: Rows | None, k: int = K,
                      mapper: Callable = serial) -> tuple[Digest, Rows]:
     """:func:`add_related`, reusing the rows of ``known``; and the visible papers' rows."""
     found, rows = related_rows(digest.visible(), known, k=k, mapper=mapper)
-    return Digest([replace(p, related=found.get(p.id, ())) for p in digest], digest.topics), rows
+    return Digest([changed(p, related=found.get(p.id, ())) for p in digest], digest.topics), rows

@@ -1,10 +1,9 @@
 """Uniqueness: every title once in a digest, told apart by the paper's own words first."""
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from generator.core.model import Paper
+from generator.core.model import Paper, changed
 from generator.core.parallel import serial
 from generator.derive.title.choose import first_titles, ranked
 
@@ -74,5 +73,5 @@ def title_all(papers: Iterable[Paper], mapper: Callable = serial, first: Mapping
             n += 1
         numbered[options[0].lower()] = n
         taken.add(title.lower())
-        out.append(dataclasses.replace(paper, title=title))
+        out.append(changed(paper, title=title))
     return out, alternatives
