@@ -30,13 +30,13 @@ import re
 import zlib
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
 from generator.core.errors import GeneratorError, SeedError, raise_all
-from generator.core.model import Link, Paper
+from generator.core.model import Link, Paper, changed
 from generator.seeds.identify import normalize, paper_id
 
 SHINGLE = 3
@@ -257,12 +257,12 @@ def merge(variants: list[Paper], anchor: Anchor | None = None) -> Paper:
     """
     sources = tuple(sorted({s for p in variants for s in p.sources}))
     ordered = sorted(variants, key=lambda p: (p.sources[0]))
-    shown = max(ordered, key=lambda p: len(p.text.split()))
+    shown = ordered[0] if len(ordered) == 1 else max(ordered, key=lambda p: len(p.text.split()))
     first = min(ordered, key=lambda p: p.sources[0])
     ids = sorted({p.id for p in variants} | {a for p in variants for a in p.aliases})
     if anchor is not None and anchor.keeps_id:
         ids = [anchor.id, *sorted((set(ids) | anchor.ids) - {anchor.id})]
-    return replace(
+    return changed(
         shown,
         id=ids[0],
         aliases=tuple(ids[1:]),
