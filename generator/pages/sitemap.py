@@ -104,5 +104,11 @@ def hand_written_pages(docs: Path) -> list[str]:
     """The Markdown pages of ``docs`` the generator does not write (contribute.md...), as paths in it."""
     if not docs.is_dir():
         return []
-    rels = (p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    rels = []
+    # the generator's own folders (papers/, search/...: 40,000 files at 20,000 papers) are not walked
+    for top in docs.iterdir():
+        if top.is_dir() and top.name not in outputs.DIRS:
+            rels += (p.relative_to(docs).as_posix() for p in top.rglob("*.md"))
+        elif top.name.endswith(".md") and top.is_file():
+            rels.append(top.name)
     return sorted(rel for rel in rels if rel not in outputs.FILES and rel.split("/")[0] not in outputs.DIRS)
