@@ -269,15 +269,15 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     checked = read_parsed(parsed_path(cache), stamp, seeds) if cache is not None else Checked()
     published = read_previous_papers(docs)
     watch.lap("read")
-    reused: dict[str, Entry] | None = None
+    cached: dict[str, Entry] | None = None  # the derive cache's entries, each checked once
     sketched: dict[str, list[int]] = {}
     if sum(len(data) for path, data in seeds if (path, data) not in checked) < EARLY_BYTES:
         # A rebuild: the few files that changed are parsed before anything else, and only
         # their new abstracts are derived (no worker is worth starting for them).
         papers = parse_all(seeds, checked)
         watch.lap("parse")
-        reused = reused_entries([p.text for p in papers], known)
-        new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in reused))
+        cached = reused_entries([p.text for p in papers], known)
+        new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in cached))
         early = Pending(partial(_tag_and_title, topics=topics), new_texts)
         # the sketches of the texts seen before are kept: only the new ones are read
         sketched = read_sketches(sketches_path(cache), stamp) if cache is not None else {}
@@ -293,7 +293,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
             watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.
-        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published, reused=reused)
+        digest, derived = derive_all(papers, topics, curation, early, known, duplicates, published, reused=cached)
     except GeneratorError:
         early.cancel()
         if duplicates is not None:
@@ -301,7 +301,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise
     from_cache = sum(text_key(t) in known for t in derived)
     log.debug("derived: %d of %d texts from the cache", from_cache, len(derived))
-    if known and (refused := from_cache - (len(reused) if reused is not None else sum(
+    if known and (refused := from_cache - (len(cached) if cached is not None else sum(
             reusable(known, t) is not None for t in derived if text_key(t) in known))):
         log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
