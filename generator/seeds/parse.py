@@ -226,8 +226,7 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
                 f"this paragraph is {len(abstract):,} characters long, too long to be an abstract "
                 f"(at most {MAX_CHARS:,}): is a blank line missing between two abstracts?", path, start))
             continue
-        src = Source(file=path, line=start, venue=venue, year=year)
-        papers.append(Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year, sources=(src,)))
+        papers.append(_paper(abstract, path, start, venue, year))
     if not papers and not errors:
         errors.append(SeedError("the header is followed by no abstracts", path, 1))
     raise_all(errors)
@@ -274,6 +273,11 @@ def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) ->
         abstract = joined_paragraph(para)
         if not all(link.url in abstract for link in its_links):
             return None  # links that are not the abstract's: found again
-        src = Source(file=path, line=start, venue=venue, year=year)
-        out.append(Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year, sources=(src,), links=its_links))
+        out.append(_paper(abstract, path, start, venue, year, its_links))
     return out
+
+
+def _paper(abstract: str, path: str, line: int, venue: str, year: int, links: tuple[Link, ...] = ()) -> Paper:
+    """The paper of one abstract of a seed file, as both kinds of parse make it."""
+    return Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year,
+                 sources=(Source(file=path, line=line, venue=venue, year=year),), links=links)
