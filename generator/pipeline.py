@@ -148,7 +148,8 @@ def reused_entries(texts: Sequence[str], known: Mapping[str, Entry]) -> dict[str
 
 
 def _unknown(texts: Sequence[str], known: Mapping[str, Entry]) -> list[str]:
-    return [t for t in texts if reusable(known, t) is None] if known else list(texts)
+    reused = reused_entries(texts, known)
+    return [t for t in texts if t not in reused]
 
 
 def _tag_and_title(texts: Sequence[str], topics: Sequence[Topic]) -> list[Derived]:

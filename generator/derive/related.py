@@ -405,7 +405,7 @@ def related_rows(papers: Sequence[Paper], known: Rows | None, k: int = K,
     keys = [row_key(p) for p in ordered]
     m = assemble(rows, keys)
     banned = [tuple(sorted(ordered[j].id for j in x)) for x in excluded]
-    stale = _stale_rows(ordered, keys, banned, m, k, known.lists) if known is not None and known.lists else None
+    stale = _stale_rows(index, keys, banned, m, k, known.lists) if known is not None and known.lists else None
     if stale is None:
         found = top_k(m, k, excluded, mapper)
         redone = range(len(ordered))
@@ -432,7 +432,7 @@ MARGIN = 1e-4
 MOST_NEW = 0.1
 
 
-def _stale_rows(ordered: Sequence[Paper], keys: Sequence[str], banned: Sequence[tuple[str, ...]],
+def _stale_rows(index: dict[str, int], keys: Sequence[str], banned: Sequence[tuple[str, ...]],
                 m: sparse.csr_matrix, k: int, previous: dict[str, Listed]) -> list[int] | None:
     """The rows whose related list may differ from the one ``previous`` holds, in order; None
     when there is no telling (too much is new: every row is found again).
@@ -441,19 +441,18 @@ def _stale_rows(ordered: Sequence[Paper], keys: Sequence[str], banned: Sequence[
     they were, none of the papers it lists is gone or changed, and no new or changed paper
     scores with it within :data:`MARGIN` of its k-th score (above 0, when it lists fewer
     than k). Then the list is what :func:`top_k` would find: the papers that left scored no
-    more than its k-th, and none that came scores as much."""
-    index = {p.id: i for i, p in enumerate(ordered)}
-    new = [i for i, p in enumerate(ordered) if (e := previous.get(p.id)) is None or e[0] != keys[i]]
-    if len(new) > MOST_NEW * len(ordered):
+    more than its k-th, and none that came scores as much. ``index``: each paper's row, by id."""
+    new = [i for pid, i in index.items() if (e := previous.get(pid)) is None or e[0] != keys[i]]
+    if len(new) > MOST_NEW * len(index):
         return None
     gone = {pid for pid, e in previous.items() if pid not in index or keys[index[pid]] != e[0]}
     stale = set(new)
-    floor = np.zeros(len(ordered))
-    full = np.zeros(len(ordered), dtype=bool)
-    for i, p in enumerate(ordered):
+    floor = np.zeros(len(index))
+    full = np.zeros(len(index), dtype=bool)
+    for pid, i in index.items():
         if i in stale:
             continue
-        key, was_banned, listed, kth = previous[p.id]
+        _, was_banned, listed, kth = previous[pid]
         if was_banned != banned[i] or len(listed) > k or any(r in gone or r not in index for r in listed):
             stale.add(i)
             continue
