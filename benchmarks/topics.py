@@ -1,6 +1,6 @@
 """How the derived topic tags compare with an expert's, on the labelled dev set.
 
-Reads ``benchmarks/data/topic_labels.jsonl`` (1,050 abstracts of ``../shared/titled`` and
+Reads ``benchmarks/data/topic_labels.jsonl`` (1,400 abstracts of ``../shared/titled`` and
 ``../shared/corpora``, labelled as ``../shared/topic_labelling.md`` says: a ``primary`` topic
 and up to three ``also``), tags each abstract with :func:`generator.derive.tag.tag_texts` as the
 build does, and prints, on the ``report`` split (nothing is tuned on it) and on the ``fit``
@@ -58,6 +58,7 @@ class Labelled:
     primary: str
     also: tuple[str, ...]
     split: str  # "fit" or "report"
+    batch: int = 0  # the labelling round; the report split's batches 7 to 9 came after the last fit
 
     @property
     def venue(self) -> str:
@@ -66,6 +67,9 @@ class Labelled:
     @property
     def topics(self) -> frozenset[str]:
         return frozenset((self.primary, *self.also))
+
+
+FRESH_BATCH = 7  # the first labelling round after the tagger's weights were last fitted
 
 
 def available() -> bool:
@@ -86,8 +90,8 @@ def load_labels(path: Path = LABELS) -> list[Labelled]:
     """Every labelled abstract, in the file's order."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     texts = {rel: read_abstracts(rel) for rel in sorted({r["file"] for r in rows})}
-    return [Labelled(r["file"], r["line"], texts[r["file"]][r["line"]], r["primary"], tuple(r["also"]), r["split"])
-            for r in rows]
+    return [Labelled(r["file"], r["line"], texts[r["file"]][r["line"]], r["primary"], tuple(r["also"]), r["split"],
+                     r.get("batch", 0)) for r in rows]
 
 
 def ancestors(slug: str, parents: Mapping[str, str]) -> list[str]:
@@ -184,6 +188,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         idx = [i for i, r in enumerate(rows) if r.split == split]
         results[split] = scores([rows[i] for i in idx], [tagged[i] for i in idx], parents, catch_all)
     print(table(results))
+    print()
+    # the report split's batches 1 to 3 were compared on in many rounds of the tagger; 7 to 9
+    # were labelled after its last fit and never looked at before it: what a new paper gets
+    parts = {"report, batches 1-3": lambda r: r.batch <= FRESH_BATCH - 1,
+             "report, batches 7-9 (after the fit)": lambda r: r.batch >= FRESH_BATCH}
+    per_part = {}
+    for name, part in parts.items():
+        idx = [i for i, r in enumerate(rows) if r.split == "report" and part(r)]
+        per_part[name] = scores([rows[i] for i in idx], [tagged[i] for i in idx], parents, catch_all)
+    print(table(per_part))
     print()
     # a venue can have papers in both splits (the report venues' other papers are fitted on): each part apart
     groups = sorted({(r.split != "report", r.venue, r.split) for r in rows})
