@@ -170,13 +170,15 @@ def read_placed(path: Path, map_json: Path) -> int | None:
     """The papers placed on ``map_json`` since its last full layout, as the build that wrote it
     counted them; None when not known (no count, one that is not this generator's, or one
     written for another map.json), and the map is then laid out again in full."""
+    doc = read_state(path, "the map is laid out again in full")
+    if doc is None:
+        return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
         current = _map_hash(map_json.read_bytes())
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        log.info("cannot read %s (%s): the map is laid out again in full", path, e)
+    except OSError as e:
+        log.info("cannot read %s (%s): the map is laid out again in full", map_json, e)
         return None
     if not (isinstance(doc, dict) and doc.keys() == {"map", "placed"} and isinstance(doc["map"], str)
             and isinstance(doc["placed"], int) and not isinstance(doc["placed"], bool) and doc["placed"] >= 0):

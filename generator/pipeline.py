@@ -28,7 +28,7 @@ from generator.derive.map_layout import PLACE_SHARE, LayoutInfo, layout, place, 
 from generator.derive.published import PublishedPaper, anchors, edits_in_place, read_previous_papers
 from generator.derive.related import Rows, add_related_rows, row_key
 from generator.derive.related_cache import read_rows, related_path, write_rows
-from generator.derive.sketches import read_sketches, sketches_path, write_sketches
+from generator.derive.sketches import Sketches, read_sketches, sketches_path, write_sketches
 from generator.derive.tag import load_taxonomy, tag_texts
 from generator.derive.title import first_titles, title_all
 from generator.derive.trends import compute as compute_trends
@@ -271,7 +271,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     published = read_previous_papers(docs)
     watch.lap("read")
     cached: dict[str, Entry] | None = None  # the derive cache's entries, each checked once
-    sketched: dict[str, list[int]] = {}
+    sketched: Sketches = Sketches()
     if sum(len(data) for path, data in seeds if (path, data) not in checked) < EARLY_BYTES:
         # A rebuild: the few files that changed are parsed before anything else, and only
         # their new abstracts are derived (no worker is worth starting for them).
@@ -281,7 +281,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in cached))
         early = Pending(partial(_tag_and_title, topics=topics), new_texts)
         # the sketches of the texts seen before are kept: only the new ones are read
-        sketched = read_sketches(sketches_path(cache), stamp) if cache is not None else {}
+        sketched = read_sketches(sketches_path(cache), stamp) if cache is not None else Sketches()
         duplicates = _Duplicates(Background(partial(_duplicates_of, [p.text for p in papers],
                                                     anchored_ids(anchors(published, curation)), sketched),
                                             worth_it=False))
@@ -398,15 +398,15 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}
         if entries != known:  # a rebuild of the same texts leaves the cache as it is (1 s at 50,000)
-            write_cache(cache, stamp, entries)
+            write_cache(cache, stamp, entries, known)
         if duplicates is not None and duplicates.sketches and duplicates.sketches != sketched:
-            write_sketches(sketches_path(cache), stamp, duplicates.sketches)
+            write_sketches(sketches_path(cache), stamp, duplicates.sketches, sketched)
         if len(checked) != len(seeds) or checked.held != len(seeds):  # a file parsed in full, or one gone
             write_parsed(parsed_path(cache), stamp, seeds, papers)
         write_placed(placed_path(cache), files[explore.MAP_JSON], placed)
         if (len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows)
                 or made.lists != rows.lists):  # all rows and lists as they were: left as they are
-            write_rows(related_path(cache), stamp, made)
+            write_rows(related_path(cache), stamp, made, rows)
         write_pages(pages_path(cache), stamp, docs, page_keys)
         write_kept(kept_path(cache), stamp, Kept(
             states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))

@@ -12,6 +12,7 @@ import pytest
 from support import REPO
 
 from generator import pipeline as build_module
+from generator.core.statefile import KEY, SHARDS, shard_path
 from generator.derive.cache import fingerprint, text_key
 from generator.pipeline import build
 
@@ -40,13 +41,31 @@ def _titles(docs: Path) -> dict[str, str]:
     return {p["abstract"]: p["title"] for p in json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]}
 
 
+def _load(cache: Path) -> dict:
+    """The cache's shards as one document: their fingerprints and every entry."""
+    docs = [json.loads(shard_path(cache, s).read_text(encoding="utf-8")) for s in SHARDS]
+    return {"fingerprints": {d["fingerprint"] for d in docs}, "derived": {k: v for d in docs for k, v in d["derived"].items()}}
+
+
+def _edit(cache: Path, key: str, change) -> None:
+    """``change`` the document of the shard that holds ``key``, written back as the generator
+    writes JSON and with its hash as it was: only the content differs from what was hashed."""
+    path = shard_path(cache, key[0])
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert "mac" in doc, "the generator wrote no hash"
+    change(doc)
+    mac = doc.pop("mac")
+    doc["mac"] = mac
+    path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def _poison(cache: Path, text: str, stamp: str | None = None, title: str = POISON) -> None:
-    """Give one text another title in the cache, keeping (or replacing) its fingerprint."""
-    doc = json.loads(cache.read_text(encoding="utf-8"))
-    doc["derived"][text_key(text)][2] = title
-    if stamp is not None:
-        doc["fingerprint"] = stamp
-    cache.write_text(json.dumps(doc), encoding="utf-8")
+    """Give one text another title in the cache, keeping (or replacing) its shard's fingerprint."""
+    def change(doc: dict) -> None:
+        doc["derived"][text_key(text)][2] = title
+        if stamp is not None:
+            doc["fingerprint"] = stamp
+    _edit(cache, text_key(text), change)
 
 
 def test_a_build_from_the_cache_is_the_build_without_it(project):
@@ -54,7 +73,7 @@ def test_a_build_from_the_cache_is_the_build_without_it(project):
     build([Path("seeds")], Path("docs"), cache=None)
     without = _tree(project / "docs")
     build([Path("seeds")], Path("cold"), cache=cache)
-    doc = json.loads(cache.read_text(encoding="utf-8"))
+    doc = _load(cache)
     # every text of the build (the merged variants' too), and nothing else
     assert {text_key(t) for t in _titles(project / "docs")} <= set(doc["derived"])
     assert len(doc["derived"]) == 36  # one entry a text: the two merged pairs were submitted word for word
@@ -97,14 +116,13 @@ def test_a_rebuild_takes_a_clashing_texts_other_titles_from_the_cache(tmp_path, 
     Path("seeds/clash.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(_CLASHING) + "\n", encoding="utf-8")
     cache = Path(".cache/derived.json")
     build([Path("seeds")], Path("docs"), cache=cache)
-    doc = json.loads(cache.read_text(encoding="utf-8"))
+    doc = _load(cache)
     keys = {text_key(t): t for t in _CLASHING}
     ranked = [k for k, v in doc["derived"].items() if len(v) == 4]
     assert len(ranked) == 1 and ranked[0] in keys, "the clashing text's titles are not in the cache"
     second = keys[ranked[0]]
     assert _titles(Path("docs"))[second] in doc["derived"][ranked[0]][3]
-    doc["derived"][ranked[0]][3] = [doc["derived"][ranked[0]][2], _stand_in(second)]
-    cache.write_text(json.dumps(doc), encoding="utf-8")
+    _edit(cache, ranked[0], lambda d: d["derived"][ranked[0]].__setitem__(3, [d["derived"][ranked[0]][2], _stand_in(second)]))
     build([Path("seeds")], Path("docs"), cache=cache)
     assert _titles(Path("docs"))[second] == _stand_in(second)
 
@@ -119,7 +137,7 @@ def test_a_cache_from_another_generator_or_taxonomy_is_not_used(project, caplog)
     assert _titles(project / "docs")[text] != POISON
     assert "changed since the cache" in caplog.text
     # the cache was written again, for this generator
-    assert json.loads(cache.read_text(encoding="utf-8"))["fingerprint"] == fingerprint(b"")
+    assert _load(cache)["fingerprints"] == {fingerprint(b"")}
     # a taxonomy of one's own is part of the fingerprint
     taxonomy = project / "taxonomy.yml"
     shutil.copy(REPO / "generator" / "derive" / "taxonomy.yml", taxonomy)
@@ -139,44 +157,50 @@ def test_a_cache_from_another_generator_or_taxonomy_is_not_used(project, caplog)
 def test_a_broken_cache_is_derived_again_and_rewritten(project, caplog, content):
     cache = project / ".cache" / "derived.json"
     cache.parent.mkdir()
+    shard = shard_path(cache, "7")
     if isinstance(content, bytes):
-        cache.write_bytes(content)
+        shard.write_bytes(content)
     else:
-        cache.write_text(content.replace("STAMP", fingerprint(b"")), encoding="utf-8")
+        shard.write_text(content.replace("STAMP", fingerprint(b"")), encoding="utf-8")
     with caplog.at_level(logging.INFO):
         result = build([Path("seeds")], Path("docs"), cache=cache)
     assert len(result.digest) == 36
     assert "deriving every title and tag" in caplog.text
-    assert len(json.loads(cache.read_text(encoding="utf-8"))["derived"]) == 36
+    assert len(_load(cache)["derived"]) == 36
 
 
 def test_a_cache_that_cannot_be_written_does_not_fail_the_build(project, caplog):
-    cache = project / "cache-is-a-folder"
-    (cache / "inside").mkdir(parents=True)
+    cache = project / ".cache" / "derived.json"
+    for s in SHARDS:  # each shard's name taken by a folder
+        (shard_path(cache, s) / "inside").mkdir(parents=True)
     with caplog.at_level(logging.WARNING):
         result = build([Path("seeds")], Path("docs"), cache=cache)
     assert len(result.digest) == 36 and (project / "docs" / "papers.json").is_file()
     assert "cannot write the cache" in caplog.text
-    assert not list(project.glob("cache-is-a-folder.tmp"))
+    assert not list(cache.parent.glob("derived-*.tmp"))
 
 
 def test_a_rebuild_of_the_same_texts_leaves_the_cache_and_one_of_other_texts_rewrites_it(project, monkeypatch):
     cache = Path(".cache/derived.json")
     build([Path("seeds")], Path("docs"), cache=cache)
-    before = cache.read_bytes()
+    shards = {s: shard_path(cache, s).stat() for s in SHARDS}
+    before = _load(cache)
     writes = []
     real = build_module.write_cache
     monkeypatch.setattr(build_module, "write_cache", lambda *a, **k: writes.append(a) or real(*a, **k))
     build([Path("seeds")], Path("docs"), cache=cache)
-    assert writes == [] and cache.read_bytes() == before  # nothing derived anew: 1 s of JSON at 50,000 papers
+    assert writes == [] and _load(cache) == before  # nothing derived anew: 1 s of JSON at 50,000 papers
     seed = sorted(Path("seeds").glob("*.txt"))[0]
     text = seed.read_text(encoding="utf-8")
     dropped = text.split("\n\n")[-1].strip()  # the file's last abstract leaves the digest
     seed.write_text(text[: text.rindex(dropped)].rstrip() + "\n", encoding="utf-8")
     build([Path("seeds")], Path("docs"), cache=cache)
     assert len(writes) == 1
-    assert text_key(dropped) not in json.loads(cache.read_text(encoding="utf-8"))["derived"]
-    assert text_key(dropped) in json.loads(before)["derived"]
+    assert text_key(dropped) not in _load(cache)["derived"]
+    assert text_key(dropped) in before["derived"]
+    # only the shard that held the dropped text was written again
+    rewritten = {s for s in SHARDS if shard_path(cache, s).stat().st_ino != shards[s].st_ino}
+    assert rewritten == {text_key(dropped)[0]}
 
 
 def _papers(docs: Path) -> dict[str, dict]:
@@ -184,9 +208,7 @@ def _papers(docs: Path) -> dict[str, dict]:
 
 
 def _tamper(cache: Path, text: str, change) -> None:
-    doc = json.loads(cache.read_text(encoding="utf-8"))
-    change(doc["derived"][text_key(text)])
-    cache.write_text(json.dumps(doc), encoding="utf-8")
+    _edit(cache, text_key(text), lambda doc: change(doc["derived"][text_key(text)]))
 
 
 @pytest.mark.parametrize("change, said", [
@@ -246,10 +268,9 @@ def test_a_cached_other_title_the_title_stage_could_not_make_is_not_published(tm
     cache = Path(".cache/derived.json")
     build([Path("seeds")], Path("docs"), cache=cache)
     before = _titles(Path("docs"))
-    doc = json.loads(cache.read_text(encoding="utf-8"))
+    doc = _load(cache)
     key = next(k for k, v in doc["derived"].items() if len(v) == 4)
-    doc["derived"][key][3] = [doc["derived"][key][2], POISON]
-    cache.write_text(json.dumps(doc), encoding="utf-8")
+    _edit(cache, key, lambda d: d["derived"][key].__setitem__(3, [d["derived"][key][2], POISON]))
     with caplog.at_level(logging.INFO):
         build([Path("seeds")], Path("docs"), cache=cache)
     assert _titles(Path("docs")) == before
@@ -284,3 +305,56 @@ def test_an_entry_with_more_other_titles_than_read_is_left_out_not_the_whole_cac
     path = tmp_path / "derived.json"
     write_cache(path, "stamp", entries)
     assert set(read_cache(path, "stamp", topics)) == {"a" * 32, "b" * 32}
+
+
+def test_a_forged_entry_with_no_local_key_is_refused_as_before(project, caplog):
+    """The deploy starts without the key (no workflow restores it): every entry is checked."""
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _papers(project / "docs")
+    text = sorted(before)[0]
+    _tamper(cache, text, lambda e: e.__setitem__(0, ["Cryptocurrency"]))
+    (cache.parent / KEY).unlink()
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert ".cache/derived.json: tags that are not up to 4 topics of the taxonomy, which this generator does not write" in caplog.text
+    assert _papers(project / "docs") == before
+
+
+def test_a_corrupt_local_key_is_said_and_every_entry_checked(project, caplog):
+    """A forgery hashed under the key (only this machine can) is taken as the generator's own;
+    once the key file is corrupt, it is checked and refused, and the build says why."""
+    from generator.core.statefile import write_state
+
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    before = _titles(project / "docs")
+    text = sorted(before)[0]
+    path = shard_path(cache, text_key(text)[0])
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    del doc["mac"]
+    doc["derived"][text_key(text)][2] = POISON
+    write_state(path, doc, "")  # hashed under this machine's key
+    build([Path("seeds")], Path("other"), cache=cache)
+    assert _titles(project / "other")[text] == POISON  # vouched for: not checked
+    (cache.parent / KEY).write_bytes(b"not a key")
+    with caplog.at_level(logging.INFO):
+        build([Path("seeds")], Path("docs"), cache=cache)
+    assert f"cannot use the local key {cache.parent / KEY} (9 bytes, not 32)" in caplog.text
+    assert ".cache/derived.json: 1 cached title(s) or evidence not made of their abstract: derived again" in caplog.text
+    assert _titles(project / "docs") == before
+
+
+def test_the_vouched_for_and_the_checked_reading_give_the_same_entries(project):
+    from generator.derive.cache import read_cache
+    from generator.derive.tag import load_taxonomy
+
+    cache = Path(".cache/derived.json")
+    build([Path("seeds")], Path("docs"), cache=cache)
+    topics = load_taxonomy(None)
+    fast = read_cache(cache, fingerprint(b""), topics)
+    assert len(fast) == 36 and fast.vouched == set(fast) and fast.vouched_shards == set(SHARDS)
+    (cache.parent / KEY).unlink()
+    checked = read_cache(cache, fingerprint(b""), topics)
+    assert checked.vouched == set() and checked.vouched_shards == set()
+    assert dict(checked) == dict(fast)

@@ -311,3 +311,38 @@ def test_pairs_found_beforehand_still_keep_a_chain_apart():
     assert len(pairs) >= len(chain) - 1
     assert deduplicate(papers, pairs) == deduplicate(papers)
     assert len(deduplicate(papers, pairs)) >= 2
+
+
+def test_kept_sketches_read_vouched_for_or_checked_are_the_same_and_a_forged_one_is_refused(tmp_path, caplog):
+    """.cache/sketches-*.json (generator/derive/sketches.py): with this machine's key a shard
+    is not checked; without it (the deploy) a sketch of another shape refuses them all."""
+    import json
+    import logging
+
+    from generator.core.statefile import KEY, SHARDS, shard_path
+    from generator.derive.sketches import read_sketches, write_sketches
+
+    texts = [A1, A2, A3]
+    made: dict[str, list[int]] = {}
+    dedupe.duplicate_pairs(texts, frozenset(), None, keep=made)
+    path = tmp_path / "sketches.json"
+    write_sketches(path, "s", made)
+    fast = read_sketches(path, "s")
+    assert fast == made and fast.vouched == set(SHARDS)
+    # a new text: only its shard is written again
+    before = {s: shard_path(path, s).stat().st_ino for s in SHARDS}
+    new_id = next(c * 12 for c in "fedcba9876543210" if c * 12 not in made)
+    more = {**made, new_id: [1, 2, 3]}
+    write_sketches(path, "s", more, fast)
+    assert {s for s in SHARDS if shard_path(path, s).stat().st_ino != before[s]} == {new_id[0]}
+    (tmp_path / KEY).unlink()
+    checked = read_sketches(path, "s")
+    assert checked == more and checked.vouched == set()
+    pid = next(iter(made))
+    shard = shard_path(path, pid[0])
+    doc = json.loads(shard.read_text(encoding="utf-8"))
+    doc["sketches"][pid] = [3, 2, 1]  # not sorted: not a sketch this generator makes
+    shard.write_text(json.dumps(doc), encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        assert read_sketches(path, "s") == {}
+    assert "are not what this generator writes" in caplog.text

@@ -332,6 +332,34 @@ def test_good_files_parse_together_with_links():
     ]
 
 
+def test_kept_links_read_vouched_for_or_checked_are_the_same_and_a_forged_one_is_refused(tmp_path, caplog):
+    """.cache/parsed.json (generator/seeds/parsed.py): with this machine's key the links are
+    taken as written; edited after writing (its hash no longer matches), they are checked."""
+    import json
+    import logging
+
+    from generator.core.statefile import KEY
+    from generator.seeds.parsed import read_parsed, write_parsed
+
+    seeds = [("seeds/a.txt", fixture("seed_crlf_bom.txt")), ("seeds/b.txt", fixture("seed_lf_one_line_each.txt"))]
+    papers = parse_all(seeds)
+    path = tmp_path / "parsed.json"
+    write_parsed(path, "s", seeds, papers)
+    fast = read_parsed(path, "s", seeds)
+    (tmp_path / KEY).rename(tmp_path / "away")
+    checked = read_parsed(path, "s", seeds)
+    assert dict(fast) == dict(checked) and len(fast) == 2
+    assert fast[seeds[0]][1] == papers[1].links and papers[1].links
+    (tmp_path / "away").rename(tmp_path / KEY)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    key = next(k for k, v in doc["files"].items() if any(v))
+    doc["files"][key] = [[["javascript:alert(1)", "code"]] if links else links for links in doc["files"][key]]
+    path.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")  # the hash as it was
+    with caplog.at_level(logging.INFO):
+        assert read_parsed(path, "s", seeds) == {}
+    assert "hold links this generator does not make" in caplog.text
+
+
 # -- the real corpus -------------------------------------------------------------------
 
 

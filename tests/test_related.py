@@ -17,6 +17,7 @@ from support import published_papers
 
 from generator.core.errors import GeneratorError
 from generator.core.model import Paper, Source
+from generator.core.statefile import KEY, SHARDS, shard_path
 from generator.derive import related as rel
 from generator.derive.related import load_stop_words, related, terms
 from generator.derive.related_cache import read_rows, write_rows
@@ -272,13 +273,23 @@ def test_rows_kept_in_the_cache_give_what_every_abstract_tokenised_gives(tmp_pat
     assert made.rows.keys() == known.rows.keys() | {rel.row_key(new)}
 
 
+def _shard_of_a_row(path: Path) -> tuple[Path, dict, str]:
+    """The first shard of ``path``'s rows that holds a row, its document (hash taken out) and that row's key."""
+    for shard in SHARDS:
+        doc = json.loads(shard_path(path, shard).read_text(encoding="utf-8"))
+        if doc["rows"]:
+            del doc["mac"]
+            return shard_path(path, shard), doc, next(iter(doc["rows"]))
+    raise AssertionError("no rows written")
+
+
 def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
     papers = seed_papers()[:5]
     _, rows = rel.related_rows(papers, None)
     path = tmp_path / "related.json"
     write_rows(path, "s", rows)
-    good = json.loads(path.read_text(encoding="utf-8"))
-    key = next(iter(good["rows"]))
+    (tmp_path / KEY).unlink()  # as the deploy finds it: every entry is checked
+    shard, good, key = _shard_of_a_row(path)
     b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
     for change, said in ((lambda d: d["terms"].__setitem__(0, "w Two"), "a term the tokenizer does not make"),
                          (lambda d: d["rows"][key].__setitem__(1, "AAAAAA=="), "not one weight a term, or more than 60 terms"),
@@ -287,14 +298,61 @@ def test_a_broken_related_cache_is_said_and_not_used(tmp_path, caplog):
                          (lambda d: d["rows"].__setitem__(key, "x"), "an entry that is not [terms, weights]")):
         doc = json.loads(json.dumps(good))
         change(doc)
-        path.write_text(json.dumps(doc), encoding="utf-8")
+        shard.write_text(json.dumps(doc), encoding="utf-8")
         with caplog.at_level(logging.INFO):
             assert read_rows(path, "s").rows == {}
         assert f"{path}: {said}, which this generator does not write" in caplog.text
-    path.write_text("{not json", encoding="utf-8")
+    shard.write_text("{not json", encoding="utf-8")
+    with caplog.at_level(logging.INFO):  # a shard that cannot be read is as none: its rows are made again
+        assert read_rows(path, "s").rows.keys() == rows.rows.keys() - good["rows"].keys()
+    assert f"cannot read {shard}" in caplog.text
+
+
+def test_a_related_shard_edited_after_writing_is_checked_and_refused(tmp_path, caplog):
+    papers = seed_papers()[:5]
+    _, rows = rel.related_rows(papers, None)
+    path = tmp_path / "related.json"
+    write_rows(path, "s", rows)
+    shard, doc, key = _shard_of_a_row(path)
+    written = shard.read_text(encoding="utf-8")
+    mac = json.loads(written)["mac"]
+    doc["rows"][key][1] = "AAAAAA=="  # the hash as it was, the content changed
+    doc["mac"] = mac
+    shard.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
     with caplog.at_level(logging.INFO):
         assert read_rows(path, "s").rows == {}
-    assert f"cannot read {path}" in caplog.text
+    assert f"{path}: not one weight a term, or more than 60 terms, which this generator does not write" in caplog.text
+
+
+def test_vouched_for_and_checked_rows_are_the_same(tmp_path):
+    papers = seed_papers()
+    _, rows = rel.related_rows(papers, None)
+    path = tmp_path / "related.json"
+    write_rows(path, "s", rows)
+    fast = read_rows(path, "s")
+    assert fast.vouched == {*SHARDS, "lists"}
+    (tmp_path / KEY).unlink()
+    checked = read_rows(path, "s")
+    assert checked.vouched == frozenset()
+    assert fast.terms == checked.terms and fast.lists == checked.lists == rows.lists
+    assert fast.rows.keys() == checked.rows.keys() == rows.rows.keys()
+    keys = sorted(rows.rows)
+    assert (rel.assemble(fast, keys) != rel.assemble(rows, keys)).nnz == 0
+    assert (rel.assemble(checked, keys) != rel.assemble(rows, keys)).nnz == 0
+
+
+def test_only_the_shards_whose_rows_changed_are_written_again(tmp_path):
+    papers = seed_papers()
+    _, rows = rel.related_rows(papers[1:], None)
+    path = tmp_path / "related.json"
+    write_rows(path, "s", rows)
+    before = {s: shard_path(path, s).stat().st_ino for s in SHARDS}
+    known = read_rows(path, "s")
+    _, made = rel.related_rows(papers, known)
+    write_rows(path, "s", made, known)
+    after = {s: shard_path(path, s).stat().st_ino for s in SHARDS}
+    assert {s for s in SHARDS if before[s] != after[s]} == {rel.row_key(papers[0])[0]}
+    assert read_rows(path, "s").rows.keys() == made.rows.keys()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -266,6 +266,9 @@ class Rows:
     terms: list[Term]
     rows: dict[str, Row]
     lists: dict[str, Listed] = field(default_factory=dict)
+    # the shards of the kept rows (and "lists") read as this machine's generator wrote them
+    # (:mod:`generator.derive.related_cache`): a shard of the same rows need not be written again
+    vouched: frozenset[str] = frozenset()
 
 
 def row_key(p: Paper) -> str:

@@ -4,14 +4,17 @@ to find near duplicates.
 Finding near duplicates (:func:`generator.derive.dedupe.duplicate_pairs`) hashes every
 three-word shingle of every abstract and keeps each abstract's :data:`~generator.derive.dedupe.SKETCH`
 smallest: about 3 s at 20,000 papers, every build. A sketch depends on its text alone (its
-paper's id names it), so the build keeps them in ``.cache/sketches.json``, ``{"fingerprint":
-..., "sketches": {id: [value, ...]}}``, and makes only the new texts' sketches.
+paper's id names it), so the build keeps them in 16 shards by the id's first digit,
+``.cache/sketches-0.json`` ... ``sketches-f.json``, each ``{"fingerprint": ..., "sketches":
+{id: [value, ...]}}`` (:mod:`generator.core.statefile`), makes only the new texts' sketches
+and writes only the shards whose sketches changed.
 
 A sketch only proposes candidates; every candidate pair is verified on the two texts' full
 shingle sets, made from the texts. A wrong sketch could hide a duplicate, never invent one;
 still, nothing in the file is trusted: a file of another shape or fingerprint, or any sketch
 that is not what this generator makes (sorted distinct 40-bit values, at most SKETCH), means
-none of it is used, and every sketch is made again.
+none of it is used, and every sketch is made again; a shard this machine's generator wrote
+(its hash under the local key matches) is not checked.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from generator.core.statefile import read_state, write_state
+from generator.core.statefile import SHARDS, read_shards, write_shards
 from generator.derive.dedupe import SHINGLE_BITS, SKETCH
 
 log = logging.getLogger(__name__)
@@ -40,22 +43,43 @@ def _fine(value: object) -> bool:
             and all(a < b for a, b in zip(value, value[1:])))
 
 
-def read_sketches(path: Path, expected: str) -> dict[str, list[int]]:
-    """The input edge: the sketches at ``path`` when written under the fingerprint ``expected``
-    and each of the shape this generator writes, else none."""
-    doc = read_state(path, "making every abstract's sketch", name="the sketches")
-    if doc is None:
-        return {}
-    if not (isinstance(doc, dict) and isinstance(doc.get("sketches"), dict)) or doc.get("fingerprint") != expected:
-        return {}
-    found = doc["sketches"]
-    if not all(_ID.fullmatch(k) and _fine(v) for k, v in found.items()):
-        log.info("the sketches %s are not what this generator writes: making every abstract's sketch", path)
-        return {}
+class Sketches(dict):
+    """Id -> sketch, as read (:func:`read_sketches`); ``vouched``: the shards read as this
+    machine's generator wrote them."""
+
+    vouched: frozenset[str] = frozenset()
+
+
+def read_sketches(path: Path, expected: str) -> Sketches:
+    """The input edge: the sketches in the shards of ``path`` written under the fingerprint
+    ``expected`` and each of the shape this generator writes (unless vouched for), else none."""
+    found = Sketches()
+    vouched = set()
+    for shard, (doc, trusted) in read_shards(path, "making every abstract's sketch", name="the sketches").items():
+        if not (isinstance(doc, dict) and isinstance(doc.get("sketches"), dict)) or doc.get("fingerprint") != expected:
+            continue
+        part = doc["sketches"]
+        if not trusted and not all(_ID.fullmatch(k) and _fine(v) for k, v in part.items()):
+            log.info("the sketches %s are not what this generator writes: making every abstract's sketch", path)
+            return Sketches()
+        found.update(part)
+        if trusted:
+            vouched.add(shard)
+    found.vouched = frozenset(vouched)
     return found
 
 
-def write_sketches(path: Path, stamp: str, sketches: Mapping[str, Sequence[int]]) -> None:
-    """The output edge: the sketches of this build's texts, by id."""
-    write_state(path, {"fingerprint": stamp, "sketches": {k: list(sketches[k]) for k in sorted(sketches)}},
-                "the next build makes every abstract's sketch again", name="the sketches")
+def write_sketches(path: Path, stamp: str, sketches: Mapping[str, Sequence[int]], before: Sketches | None = None) -> None:
+    """The output edge: the sketches of this build's texts, by id, in their shards; with
+    ``before`` (what :func:`read_sketches` read), only the shards that differ from it or
+    that it did not read as vouched for."""
+    shards: dict[str, dict[str, list[int]]] = {s: {} for s in SHARDS}
+    for k in sorted(sketches):
+        shards.setdefault(k[:1], {})[k] = list(sketches[k])
+    if before is not None:
+        old: dict[str, dict[str, list[int]]] = {}
+        for k, v in before.items():
+            old.setdefault(k[:1], {})[k] = v
+        shards = {s: part for s, part in shards.items() if s not in before.vouched or part != old.get(s, {})}
+    write_shards(path, {s: {"fingerprint": stamp, "sketches": part} for s, part in shards.items()},
+                 "the next build makes every abstract's sketch again", name="the sketches")
