@@ -9,7 +9,15 @@ from support import run_generator
 from generator.core.model import Paper, Source
 from generator.derive.title.candidates import title_sentences
 from generator.derive.title.choose import derived
-from generator.derive.title.faithful import CONFIDENT, broken, confidence, name_is_ours, plain_title, spells
+from generator.derive.title.faithful import (
+    CONFIDENT,
+    broken,
+    confidence,
+    name_is_ours,
+    plain_title,
+    spells,
+    statement_phrases,
+)
 from generator.derive.title.review import least_confident, report_least, uncertain
 from generator.seeds.identify import paper_id
 
@@ -127,3 +135,32 @@ def test_titles_least_lists_derived_titles_with_their_abstracts(tmp_path: Path) 
     assert f"  abstract: {HANABI}\n" in out
     assert curated not in out  # a maintainer's title is no guess
     assert out.endswith('title: "The Real Title"\n')
+
+
+def test_statement_phrase_is_the_object_of_what_the_paper_says_it_does() -> None:
+    # the gerund's object goes on after its article; "the task of" names no thing of its own
+    text = ("We present a new algorithmic approach for the task of finding a chordal Markov network structure that "
+            "maximizes a given scoring function. Chordal Markov network structures are hard to learn.")
+    assert statement_phrases(title_sentences(text)) == [
+        ["algorithmic", "approach", "for", "finding", "a", "chordal", "Markov", "network", "structure"]]
+
+
+def test_statement_phrase_is_not_a_result_a_passing_phrase_or_a_made_up_verb() -> None:
+    results = "Sparse coding is popular. We present experimental results on sparse coding of audio. Audio is hard."
+    assert statement_phrases(title_sentences(results)) == []
+    passing = "Kernel methods scale poorly. We propose two distinct strategies. Both are cheap."
+    assert statement_phrases(title_sentences(passing)) == []  # said once, of nothing the abstract comes back to
+    # "approaches to large scale ...": "large" is no verb to make "for Larging" of
+    adjective = "Kernel methods scale poorly. We study subsampling approaches to large scale kernel methods. Subsampling is cheap."
+    assert [" ".join(w) for w in statement_phrases(title_sentences(adjective))] == ["subsampling approaches"]
+
+
+def test_joined_title_yields_to_the_statement_phrase() -> None:
+    text = ("Semantic segmentation of ambiguous images is hard. Many tasks, such as the Cityscapes segmentation "
+            "task, have inherent ambiguities. We propose a generative segmentation model based on a combination of "
+            "a U-Net with a conditional variational autoencoder. The generative segmentation model produces many "
+            "plausible hypotheses for each image.")
+    s = title_sentences(text)
+    # what the chooser scores best joins a phrase of the third sentence to one of the first
+    assert confidence(s, "Conditional Variational Autoencoder for Semantic Segmentation of Ambiguous Images") < CONFIDENT
+    assert derived(text) == ("Generative Segmentation Model Based on a Combination of a U-Net", 1.0)

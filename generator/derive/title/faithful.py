@@ -32,6 +32,7 @@ from generator.core.text import tokens as tokenize
 from generator.derive.title.compose import _compose
 from generator.derive.title.phrases import _gerund, can_end, drop_fillers, trim
 from generator.derive.title.words import (
+    _COMMON_WORDS,
     _CONTRIBUTION,
     _STOP,
     _SUBJECT,
@@ -77,7 +78,10 @@ _LOOSE = _W["loose_words"] | FILLER
 _STOPS_OBJECT = _W["object_stops"]
 # verbs that open a second clause of the statement ("we propose X and show ...")
 _NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | _W["next_clause_verbs"]
-_PUNCT_STOP = frozenset(",;:()[]{}\"“”")
+_EVALUATION = _W["evaluation_nouns"]
+_RESULTS = _W["result_nouns"]
+_HEADS_OF = _W["kind_of_heads"]
+_PUNCT_STOP = frozenset(",;:()[]{}\"“”—–")
 _MAX_WORDS = 12
 
 
@@ -400,13 +404,15 @@ def says_little(words: Sequence[str]) -> bool:
 _LITTLE = _W["says_little_words"]
 
 
-def _object(sentence: str) -> list[str]:
+def _object(sentence: str, at: int = -1) -> list[str]:
     """The object of the sentence's contribution verb ("we propose X ..."), up to where its
-    phrase ends; or []."""
-    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
-    if not m:
-        return []
-    tokens = tokenize(sentence[m.end():])
+    phrase ends; or []. ``at``: where the verb ends, when the caller found it."""
+    if at < 0:
+        m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+        if not m:
+            return []
+        at = m.end()
+    tokens = tokenize(sentence[at:])
     if len(tokens) > 1 and tokens[0].lower() == "to":
         tokens = [_gerund(tokens[1]).capitalize(), *tokens[2:]]  # "we propose to learn X": "Learning X"
     if len(tokens) > 2 and tokens[0].lower() == "the" and tokens[1].lower() == "following":
@@ -424,18 +430,26 @@ def _object(sentence: str) -> list[str]:
         if low in ("and", "or") and out and (nxt.lower() in _NEXT_VERBS or nxt.lower().rstrip("s") in _NEXT_VERBS
                                              or nxt.lower() in ARTICLES | ANAPHORA):
             break  # "X and show that ...": a second verb, not more of the object
+        if low == "that" and out and out[-1].lower() not in PREPOSITIONS:
+            break  # "X that maximizes ...": a relative clause, not "that" pointing elsewhere
         if low in ANAPHORA or low in ("it", "they", "them"):
             return []  # "this algorithm": the phrase points elsewhere and says nothing on its own
         if low == "to" and out and nxt.islower() and nxt.isalpha() and nxt not in _STOP \
-                and not nxt.endswith(("ed", "ing", "ly", "s")) and "for" not in (w.lower() for w in out):
+                and not nxt.endswith(("ed", "ing", "ly", "s")) and "for" not in (w.lower() for w in out) \
+                and _gerund(nxt) in _COMMON_WORDS:
+            # (a verb ML abstracts use: not "approaches to large scale ...", "Larging Scale")
             # "X to resolve catastrophic forgetting": what it is for, said as a title says it
             out += ["for", _gerund(nxt)]
             i += 2
             continue
         if t in _PUNCT_STOP or (low in _STOPS_OBJECT or low in CLAUSE) and out:
             break
-        if low in ARTICLES and out and out[-1].lower() not in PREPOSITIONS:
+        if low in ARTICLES and out and out[-1].lower() not in PREPOSITIONS and not _takes_object(out):
             break  # "X the model learns": a new clause's subject
+        if low in ARTICLES and len(out) >= 2 and out[-1].lower() in PREPOSITIONS and nxt.lower() in _HEADS_OF \
+                and i + 2 < len(tokens) and tokens[i + 2].lower() == "of":
+            i += 3  # "an approach for the task of finding X": for finding X
+            continue
         out.append(t)
         i += 1
     if len(out) >= _MAX_WORDS:
@@ -467,3 +481,84 @@ def plain_title(sentences: Sequence[str], name: str = "") -> str:
             if title and ends_a_phrase(title.split()):
                 return title
     return ""
+
+
+def _takes_object(words: list[str]) -> bool:
+    """Does the phrase end on a gerund after a preposition ("method for finding"), whose object
+    goes on after an article ("a subspace of ...")?"""
+    last = words[-1]
+    return len(words) >= 2 and last.islower() and last.endswith("ing") and len(last) > 5 \
+        and words[-2].lower() in PREPOSITIONS
+
+
+# what a statement's object may open on and still name something after its "of"
+_HEADS = VAGUE | PARTITIVE | GENERIC
+
+
+def _past_head(words: list[str]) -> list[str]:
+    """The phrase without a head that only says what kind of thing follows: "Problem of
+    Leverage Score Sampling" names the sampling, "Task of Clustering Items" the clustering."""
+    k = 0
+    while k + 2 < len(words) and words[k].lower() in _HEADS | FILLER | COUNTS and words[k].lower() not in ("model", "models"):
+        if words[k + 1].lower() == "of" and words[k].lower() in VAGUE | PARTITIVE:
+            rest = words[k + 2:]
+            while rest and rest[0].lower() in ARTICLES:
+                rest = rest[1:]
+            return rest
+        k += 1
+    return words
+
+
+def statement_phrases(sentences: Sequence[str]) -> list[list[str]]:
+    """The objects of the paper's statements of its work, each one phrase of one sentence: what the
+    sentences of ours say it proposes, introduces, presents ..., then what they say it studies or
+    considers; only those that say something on their own."""
+    out: list[list[str]] = []
+    for pattern in (_CONTRIBUTION, _SUBJECT):
+        for s in sentences:
+            if not _own_sentence(s):
+                continue
+            m = pattern.search(s)
+            if not m:
+                continue
+            words = _past_head(_object(s, m.end()))
+            if _says_something(words, s) and words not in out and _holds_a_key_term(words, sentences):
+                out.append(words)
+    return out
+
+
+def _holds_a_key_term(words: list[str], sentences: Sequence[str]) -> bool:
+    """Does the phrase hold a word of substance the abstract comes back to (in another sentence
+    too)? "Two Distinct Strategies", "Partitioning Strategy" are said once and in passing."""
+    folded = _folded_counts(tuple(sentences))
+    for w in words:
+        low = w.lower()
+        if low in _STOP or low in GENERIC or low in VAGUE or low in FILLER or low in COUNTS or low in PARTITIVE \
+                or low in _VERY_COMMON or low.rstrip("s") in _VERY_COMMON:
+            continue
+        if folded.get(_fold(low), 0) >= 2:
+            return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _folded_counts(sentences: tuple[str, ...]) -> dict[str, int]:
+    """In how many sentences each folded word is."""
+    counts: dict[str, int] = {}
+    for s in sentences:
+        for w in {_fold(x) for x in _WORD.findall(s.lower())}:
+            counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def _says_something(words: list[str], sentence: str) -> bool:
+    content = [w for w in words if w.lower() not in _STOP]
+    if len(content) < 2 or says_little(words) or not ends_a_phrase(words) or _cut_idiom(words):
+        return False
+    low = [w.lower() for w in words]
+    head = next((low[k - 1] for k in range(1, len(low)) if low[k] in PREPOSITIONS), low[-1])
+    if low[0] in _EVALUATION or head in _EVALUATION or head in _RESULTS or any(w in ANAPHORA for w in low):
+        return False
+    if low[0] in VAGUE or (low[-1] in PARTITIVE and low[-2] in ARTICLES | PREPOSITIONS):
+        return False  # "Problem for the Graph Laplacian", "... Classifier in the Framework" (of what?)
+    return not cut_verb(words[-1], sentence)
