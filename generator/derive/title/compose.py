@@ -8,6 +8,8 @@ from generator.core.text import SPACE_BEFORE_PUNCT
 from generator.derive.title.phrases import can_end, trim
 from generator.derive.title.words import (
     _ADJECTIVE_END,
+    _COMMON_WORDS,
+    _W,
     _STOP,
     ARTICLES,
     CLAUSE,
@@ -152,7 +154,35 @@ def _drop_named_problem_head(words: list[str]) -> list[str]:
     return out
 
 
+# Words a PDF's copy glues to the next or the one before ("Learningwith", "Ofstochastic").
+_GLUE = _W["glued_words"]
+
+
+def _unglued(words: list[str]) -> list[str]:
+    """The words with two words a copy glued together parted again: "Learningwith" is "Learning
+    with", "Bipartitegraphs" "Bipartite graphs". Only a word no ML abstract commonly uses, whose
+    parts are two that they do: a small word of :data:`_GLUE` with a longer one, or two long ones
+    (not "Multiview", "Hypergraphs", "Treewidth": a prefix is no word of its own)."""
+    out: list[str] = []
+    for w in words:
+        low = w.lower()
+        if len(low) < 8 or not low.isalpha() or not w[1:].islower() or low in _COMMON_WORDS:
+            out.append(w)
+            continue
+        for i in range(2, len(low) - 1):
+            a, b = low[:i], low[i:]
+            if a in _COMMON_WORDS and b in _COMMON_WORDS and (
+                    (a in _GLUE and len(b) >= 5) or (b in _GLUE and len(a) >= 5)
+                    or (len(a) >= 6 and len(b) >= 6 and not b.startswith("abilit"))):
+                out += [w[:i], b]
+                break
+        else:
+            out.append(w)
+    return out
+
+
 def _compose(name: str, tail: list[str]) -> str:
+    tail = _unglued(tail)
     tail = _balanced(_drop_named_problem_head(_drop_self_reference(tail)))
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))
