@@ -17,6 +17,7 @@ from generator.derive.title.faithful import (
     plain_title,
     spells,
     statement_phrases,
+    symbol,
 )
 from generator.derive.title.review import least_confident, report_least, uncertain
 from generator.seeds.identify import paper_id
@@ -164,3 +165,16 @@ def test_joined_title_yields_to_the_statement_phrase() -> None:
     # what the chooser scores best joins a phrase of the third sentence to one of the first
     assert confidence(s, "Conditional Variational Autoencoder for Semantic Segmentation of Ambiguous Images") < CONFIDENT
     assert derived(text) == ("Generative Segmentation Model Based on a Combination of a U-Net", 1.0)
+
+
+def test_a_symbol_is_no_name_of_the_paper() -> None:
+    assert symbol("N-2ss+1") and symbol("KK") and symbol("x")
+    assert not symbol("BOA+") and not symbol("S4") and not symbol("Q-learning") and not symbol("SAD")
+    text = ("We study the sample complexity of semi-supervised learning when the number of components KK of a "
+            "mixture model is unknown. We show that the mixture model can be learned from few labels.")
+    s = title_sentences(text)
+    assert broken("KK: Sample Complexity of Semi-Supervised Learning", s)
+    assert confidence(s, "KK: Sample Complexity of Semi-Supervised Learning") < CONFIDENT
+    # with its long form it is a name: "MM: Majorization-Minimization"
+    mm = title_sentences("We propose a majorization-minimization (MM) method for robust matrix factorization.")
+    assert not broken("MM: Majorization-Minimization", mm)

@@ -49,6 +49,7 @@ from generator.derive.title.faithful import (
     plain_title,
     spells,
     statement_phrases,
+    symbol,
 )
 from generator.derive.title.phrases import can_end, trim
 from generator.derive.title.salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
@@ -446,11 +447,13 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
     # that drops it mends nothing ("UNIT: Unsupervised Image-to-Image Translation" is not
     # replaced by "Unsupervised Image-to-Image Translation Framework Based on Coupled GANs")
     name, colon, _ = title.partition(": ")
-    own_name = name if colon and not established(name) else ""
+    own_name = name if colon and not established(name) and not symbol(name) else ""
     backed: list[tuple[int, int, int, str, float]] = []
     for k, option in enumerate(options):
         if not option or option == title or not _whole(Candidate(option, CONTRIBUTION, 0)):
             continue
+        if colon and not own_name and option.partition(": ")[0] == name:
+            continue  # "KK: Mixture Model" mends nothing of "KK: Sample Complexity ..."
         if own_name and own_name not in option.split(": ")[0].split():
             continue
         shared = len(keep.intersection(content_words(option)))
@@ -522,8 +525,8 @@ def _options(title: str, first: Candidate, pool: list[Candidate], scores: dict[i
              found: Sequence[Candidate], sentences: list[str]):
     """The titles a broken title may yield to, composed one by one."""
     name, colon, tail = title.partition(": ")
-    if colon and established(name):
-        yield tail[:1].upper() + tail[1:]  # "CLT: ...": an existing method is no name of the paper's
+    if colon and (established(name) or symbol(name)):
+        yield tail[:1].upper() + tail[1:]  # "CLT: ...", "KK: ...": an existing method or a symbol is no name of the paper's
     others = sorted((c for c in pool if c is not first), key=lambda c: (-scores[id(c)], c.rank))
     for c in others[:TRIES - 1]:
         yield c.composed()

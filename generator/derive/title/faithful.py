@@ -188,6 +188,17 @@ def established(name: str) -> bool:
     return low in _ESTABLISHED or low in KNOWN_NAMES or low.rstrip("s") in _ESTABLISHED
 
 
+# A formula ("N-2ss+1", "O(n)", "x=y"): a "+" or an operator with more after it
+_FORMULA = re.compile(r"[+=^<>()/].*[\w]")
+
+
+def symbol(name: str) -> bool:
+    """Is ``name`` a symbol of the abstract's mathematics, not a name: a formula ("N-2ss+1"), or
+    one letter, alone or written twice ("KK")? ("BOA+", "Q-learning" and "S4" are names.)"""
+    letters = {c.lower() for c in name if c.isalpha()}
+    return bool(_FORMULA.search(name)) or (len(letters) < 2 and not any(c.isdigit() for c in name))
+
+
 def name_is_ours(name: str, sentences: Sequence[str]) -> bool:
     """Does the abstract present ``name`` as its own work? A sentence of ours holds it, or one
     that calls it proposed, novel, or gives it ("called X"); and it is no known method, nor a
@@ -291,8 +302,8 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         score -= 0.4  # "Accelerated Variant of These Methods": it points at a phrase the title lacks
     if _mangled(title, sentences):
         score -= 0.5
-    if name and not name_is_ours(name, sentences):
-        score -= 0.5
+    if name and ((symbol(name) and not spells(name, words)) or not name_is_ours(name, sentences)):
+        score -= 0.5  # (a symbol with its long form is a name: "MM: Majorization-Minimization")
     if name and spells(name, words) and not any(w.lower() in PREPOSITIONS for w in words):
         return round(max(0.0, min(1.0, score)), 2)  # its own long form: the paper's words for its own name
     k = next((k for k, w in enumerate(words) if w.lower() in PREPOSITIONS), 0)
@@ -322,7 +333,8 @@ def broken(title: str, sentences: Sequence[str]) -> bool:
     words = tail.split()
     return not ends_a_phrase(words) or _cut_idiom(words) or _mangled(title, sentences) \
         or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
-        or bool(name and established(name) and not name_is_ours(name, sentences))
+        or bool(name and ((symbol(name) and not spells(name, words))
+                          or (established(name) and not name_is_ours(name, sentences))))
 
 
 _CUT_IDIOMS = _W["cut_idioms"]
