@@ -178,3 +178,11 @@ def test_a_symbol_is_no_name_of_the_paper() -> None:
     # with its long form it is a name: "MM: Majorization-Minimization"
     mm = title_sentences("We propose a majorization-minimization (MM) method for robust matrix factorization.")
     assert not broken("MM: Majorization-Minimization", mm)
+
+
+def test_a_clause_cut_short_is_not_confident() -> None:
+    text = "We study a model where the rate of an inhomogeneous Poisson process jumps between unknown values."
+    s = title_sentences(text)
+    assert confidence(s, "Model Where the Rate of an Inhomogeneous Poisson Process") < CONFIDENT
+    assert confidence(title_sentences("We study using causal models in bandits."), "Using Causal Models") < CONFIDENT
+    assert confidence(s, "Inhomogeneous Poisson Process") >= CONFIDENT

@@ -288,7 +288,7 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         name, tail = "", title
     score = 1.0
     words = tail.split()
-    if not ends_a_phrase(words) or _cut_idiom(words):
+    if not ends_a_phrase(words) or _cut_idiom(words) or _holds_a_clause(words):
         score -= 0.5
     content = [w for w in _WORD.findall(tail.lower()) if w not in _STOP]
     if len(content) < 2 and not (name and content):
@@ -338,6 +338,19 @@ def broken(title: str, sentences: Sequence[str]) -> bool:
 
 
 _CUT_IDIOMS = _W["cut_idioms"]
+# Words that open a relative clause: a title holding one after its first word is a clause cut
+# short ("Model Where the Rate of an Inhomogeneous Poisson Process"): uncertain, not broken (its
+# options were no better). (Not "that": "Adversarial Examples that Fool ..." is a title.)
+_RELATIVE = frozenset({"where", "which", "whose", "whom", "wherein", "whereby"})
+
+
+def _holds_a_clause(words: Sequence[str]) -> bool:
+    """Is the title a clause cut short: a relative clause after its first word, or a gerund with no
+    phrase after its object ("Using Causal Models": using them for what)?"""
+    low = [w.lower() for w in words]
+    if any(w in _RELATIVE for w in low[1:]):
+        return True
+    return len(low) <= 4 and low[0] == "using" and not any(w in PREPOSITIONS for w in low[1:])
 
 
 def _cut_idiom(words: Sequence[str]) -> bool:
