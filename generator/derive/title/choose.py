@@ -379,12 +379,12 @@ def ranked(text: str, weights: Sequence[float] | None = None) -> list[str]:
 
 # How much less the word model may expect an uncertain title's statement phrase to share with the
 # real title than the title itself, and still replace it (:func:`_stated_instead`): words of two
-# sentences joined as "X for Y", none; a phrase of another sentence, 0.05; words no one sentence
-# holds, 0.1. (On the fitted venues' 3,398 abstracts, 86 titles replaced, 8 of them among the 92
-# the editor graded bad and none among the 108 graded good or acceptable, and one more sharing no
-# word with the real title; larger margins replaced more joined titles but cost shared words:
-# at 0.1 for joined titles, 375 of 3,398 sharing none against 363.)
-MARGINS = {COMBINED: 0.0, "other": 0.05, "unbacked": 0.1}
+# sentences joined as "X for Y", none; any other uncertain title, 0.05. (On the fitted venues'
+# 3,398 abstracts about 70 titles are replaced, 8 of them among the 92 the editor graded bad and
+# none among the 108 graded good or acceptable, and 359 share no word with the real title against
+# 363 before. A margin of 0.1 for joined titles replaced about twice as many but made 375 share
+# none; 0.1 for titles no one sentence backs, 4 more.)
+MARGINS = {COMBINED: 0.0, "other": 0.05}
 # How many of the best-scoring candidates are composed to find one the abstract backs.
 TRIES = 8
 # A title the abstract does not back (below CONFIDENT) yields only to one it backs at least this
@@ -428,11 +428,8 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
     is_broken = broken(title, sentences)
     own_long = [] if is_broken else _own_long_forms(title, found, sentences)
     if not is_broken and not own_long:
-        conf = confidence(sentences, title)
-        if conf >= CONFIDENT or len(found) < 2:
-            return title, sentences, conf
-        stated = _stated_instead(title, first.kind, conf, sentences, score_of.ctx)
-        return (stated, sentences, confidence(sentences, stated)) if stated else (title, sentences, conf)
+        stated = _stated_instead(title, first.kind, sentences, score_of.ctx) if len(found) > 1 else ""
+        return (stated, sentences, None) if stated else (title, sentences, None)
     conf = confidence(sentences, title)
     if conf >= CONFIDENT:
         return title, sentences, conf
@@ -469,11 +466,15 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
     return best_title, sentences, best_conf
 
 
-def _stated_instead(title: str, kind: str, conf: float, sentences: list[str], ctx: Context) -> str:
+def _stated_instead(title: str, kind: str, sentences: list[str], ctx: Context) -> str:
     """The phrase the paper states its work in ("we propose X", "we study X"), as a title, when it
     may replace an uncertain title: the abstract backs it (one phrase of one sentence, whole) and
     the word model expects it to share nearly as many words with the real title (:data:`MARGINS`);
-    with the title's name when the paper presents that as its own. '' when there is none."""
+    with the title's name when the paper presents that as its own. '' when there is none.
+    (The cheap tests first: most titles have no such phrase, or none the word model likes as well.)"""
+    phrases = statement_phrases(sentences)
+    if not phrases:
+        return ""
     name, colon, _ = title.partition(": ")
     if colon and not name_is_ours(name, sentences):
         return ""  # a name the paper may be known by, or another's: not dropped here
@@ -482,18 +483,20 @@ def _stated_instead(title: str, kind: str, conf: float, sentences: list[str], ct
     def expected(t: str) -> float:
         return ctx.model.expected_f(content_words(t.partition(": ")[2] or t), ctx.salience)
 
-    best, best_f = "", -1.0
-    for words in statement_phrases(sentences):
+    least = expected(title) - MARGINS.get(kind, MARGINS["other"])
+    options: list[tuple[float, str]] = []
+    for words in phrases:
         if name in words:
             words = trim([w for w in words if w != name]) or words  # "a new method SAGA": "SAGA: New Method"
         stated = _compose(name, words)
-        if not stated or not _whole(Candidate(stated, CONTRIBUTION, 0)) or confidence(sentences, stated) < CONFIDENT:
-            continue
-        f = expected(stated)
-        if f > best_f:
-            best, best_f = stated, f
-    margin = MARGINS["unbacked"] if conf < 0.5 else MARGINS.get(kind, MARGINS["other"])
-    return best if best and best_f >= expected(title) - margin else ""
+        if stated and (f := expected(stated)) >= least:
+            options.append((f, stated))
+    if not options or confidence(sentences, title) >= CONFIDENT:
+        return ""
+    for _, stated in sorted(options, key=lambda o: -o[0]):
+        if _whole(Candidate(stated, CONTRIBUTION, 0)) and confidence(sentences, stated) >= CONFIDENT:
+            return stated
+    return ""
 
 
 def _own_long_forms(title: str, found: Sequence[Candidate], sentences: list[str]) -> list[str]:

@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.core.text import tokens as tokenize
-from generator.derive.title.compose import _compose
+from generator.derive.title.compose import _compose, parted
 from generator.derive.title.phrases import _gerund, can_end, drop_fillers, trim
 from generator.derive.title.words import (
     _COMMON_WORDS,
@@ -41,12 +41,14 @@ from generator.derive.title.words import (
     ARTICLES,
     CLAUSE,
     COMMON_ACRONYMS,
+    CONTRIBUTION_FORMS,
     COUNTS,
     FILLER,
     GENERIC,
     KNOWN_NAMES,
     PARTITIVE,
     PREPOSITIONS,
+    SUBJECT_FORMS,
     VAGUE,
 )
 
@@ -102,7 +104,10 @@ def _fold(word: str) -> str:
 @lru_cache(maxsize=8192)
 def _words(text: str) -> tuple[str, ...]:
     """Lower-cased, folded words without the ones a title may leave out or add."""
-    return tuple(_fold(w) for w in _WORD.findall(text.lower()) if w not in _LOOSE and w not in _STOP)
+    words = _WORD.findall(text.lower())
+    if any(len(w) >= 8 for w in words):  # (only a long word may be two a copy glued together)
+        words = [p for w in words for p in (parted(w) if len(w) >= 8 else (w,))]
+    return tuple(_fold(w) for w in words if w not in _LOOSE and w not in _STOP)
 
 
 def spells(name: str, words: Sequence[str]) -> bool:
@@ -152,8 +157,16 @@ def _own_sentence(sentence: str) -> bool:
 
 def _statement(sentence: str) -> int:
     """Where the sentence's statement of the paper's work ("we propose", "we study") ends, or -1."""
-    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+    m = _verb(_CONTRIBUTION, sentence) or _verb(_SUBJECT, sentence)
     return m.end() if m and _own_sentence(sentence) else -1
+
+
+def _verb(pattern: re.Pattern, sentence: str) -> re.Match | None:
+    """``pattern.search(sentence)``, skipped when the sentence holds no form of its verbs (most
+    sentences: the patterns are long alternations, their words one set look-up; as the candidates
+    read them, a verb with a mark glued to it, "propose:", is none)."""
+    forms = CONTRIBUTION_FORMS if pattern is _CONTRIBUTION else SUBJECT_FORMS
+    return None if forms.isdisjoint(sentence.lower().split()) else pattern.search(sentence)
 
 
 def backing(tail: str, sentences: Sequence[str]) -> float:
@@ -239,6 +252,8 @@ def _mangled(title: str, sentences: Sequence[str]) -> bool:
             continue  # "Recovering" of "recover", "Merging" of "merge", "Decomposing" of "decomposes", "Controlling" of "control"
         if w.endswith("ying") and _writes(text, w[:-4] + "ie"):
             continue
+        if _writes(_parted(tuple(sentences)), w):
+            continue  # "Learning with" of "learningwith": two words a copy glued together
         return True
     return False
 
@@ -246,6 +261,15 @@ def _mangled(title: str, sentences: Sequence[str]) -> bool:
 @lru_cache(maxsize=16)
 def _lowered(sentences: tuple[str, ...]) -> str:
     return " ".join(sentences).lower()
+
+
+@lru_cache(maxsize=16)
+def _parted(sentences: tuple[str, ...]) -> str:
+    """The lower-cased text with the words a copy glued together parted, as a title parts them."""
+    return _LONG_WORD.sub(lambda m: " ".join(parted(m.group(0))), _lowered(sentences))
+
+
+_LONG_WORD = re.compile(r"[a-z]{8,}")
 
 
 def _opens_a_word(text: str, stem: str) -> bool:
@@ -538,42 +562,37 @@ def statement_phrases(sentences: Sequence[str]) -> list[list[str]]:
     """The objects of the paper's statements of its work, each one phrase of one sentence: what the
     sentences of ours say it proposes, introduces, presents ..., then what they say it studies or
     considers; only those that say something on their own."""
+    return [list(p) for p in _statement_phrases(tuple(sentences))]
+
+
+@lru_cache(maxsize=16)
+def _statement_phrases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     out: list[list[str]] = []
-    for pattern in (_CONTRIBUTION, _SUBJECT):
-        for s in sentences:
-            if not _own_sentence(s):
-                continue
-            m = pattern.search(s)
-            if not m:
+    said = [s.lower().split() for s in sentences]
+    for pattern, forms in ((_CONTRIBUTION, CONTRIBUTION_FORMS), (_SUBJECT, SUBJECT_FORMS)):
+        for s, words in zip(sentences, said):
+            m = None if forms.isdisjoint(words) else pattern.search(s)
+            if m is None or not _own_sentence(s):
                 continue
             words = _past_head(_object(s, m.end()))
             if _says_something(words, s) and words not in out and _holds_a_key_term(words, sentences):
                 out.append(words)
-    return out
+    return tuple(tuple(w) for w in out)
 
 
 def _holds_a_key_term(words: list[str], sentences: Sequence[str]) -> bool:
     """Does the phrase hold a word of substance the abstract comes back to (in another sentence
     too)? "Two Distinct Strategies", "Partitioning Strategy" are said once and in passing."""
-    folded = _folded_counts(tuple(sentences))
+    lowered = [s.lower() for s in sentences]
     for w in words:
         low = w.lower()
         if low in _STOP or low in GENERIC or low in VAGUE or low in FILLER or low in COUNTS or low in PARTITIVE \
                 or low in _VERY_COMMON or low.rstrip("s") in _VERY_COMMON:
             continue
-        if folded.get(_fold(low), 0) >= 2:
+        stem = _fold(low)
+        if sum(stem in s for s in lowered) >= 2:
             return True
     return False
-
-
-@lru_cache(maxsize=16)
-def _folded_counts(sentences: tuple[str, ...]) -> dict[str, int]:
-    """In how many sentences each folded word is."""
-    counts: dict[str, int] = {}
-    for s in sentences:
-        for w in {_fold(x) for x in _WORD.findall(s.lower())}:
-            counts[w] = counts.get(w, 0) + 1
-    return counts
 
 
 def _says_something(words: list[str], sentence: str) -> bool:
