@@ -186,3 +186,13 @@ def test_a_clause_cut_short_is_not_confident() -> None:
     assert confidence(s, "Model Where the Rate of an Inhomogeneous Poisson Process") < CONFIDENT
     assert confidence(title_sentences("We study using causal models in bandits."), "Using Causal Models") < CONFIDENT
     assert confidence(s, "Inhomogeneous Poisson Process") >= CONFIDENT
+
+
+def test_statement_phrase_is_not_a_relation_with_one_side_or_a_cut_ordinal() -> None:
+    one_side = ("Stability matters. We study the relationship between algorithmic stability. Stability and "
+                "generalization are related.")
+    assert statement_phrases(title_sentences(one_side)) == []
+    both = ("Stability matters. We study the relationship between algorithmic stability and generalization. "
+            "Stability and generalization are related.")
+    assert [" ".join(w) for w in statement_phrases(title_sentences(both))] == [
+        "relationship between algorithmic stability and generalization"]

@@ -83,6 +83,7 @@ _NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | _W["next_clause_v
 _EVALUATION = _W["evaluation_nouns"]
 _RESULTS = _W["result_nouns"]
 _HEADS_OF = _W["kind_of_heads"]
+_ORDINALS = frozenset({"first", "second", "third", "fourth", "fifth", "latter", "former"})
 _PUNCT_STOP = frozenset(",;:()[]{}\"“”—–")
 _MAX_WORDS = 12
 
@@ -603,6 +604,10 @@ def _says_something(words: list[str], sentence: str) -> bool:
     head = next((low[k - 1] for k in range(1, len(low)) if low[k] in PREPOSITIONS), low[-1])
     if low[0] in _EVALUATION or head in _EVALUATION or head in _RESULTS or any(w in ANAPHORA for w in low):
         return False
-    if low[0] in VAGUE or (low[-1] in PARTITIVE and low[-2] in ARTICLES | PREPOSITIONS):
-        return False  # "Problem for the Graph Laplacian", "... Classifier in the Framework" (of what?)
+    if low[0] in VAGUE or ((low[-1] in PARTITIVE or low[-1] in VAGUE or low[-1] in _LITTLE) and low[-2] in ARTICLES | PREPOSITIONS):
+        return False  # "Problem for the Graph Laplacian", "... in the Framework", "... Based on the Concept" (of what?)
+    if "between" in low and "and" not in low[low.index("between"):]:
+        return False  # "Relationship between Algorithmic Stability": and what?
+    if low[-1] in _ORDINALS:
+        return False  # "... Leverage Score Sampling and Second": second what?
     return not cut_verb(words[-1], sentence)
