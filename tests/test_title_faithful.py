@@ -15,6 +15,7 @@ from generator.derive.title.faithful import (
     confidence,
     name_is_ours,
     plain_title,
+    said_where_named,
     spells,
     statement_phrases,
     symbol,
@@ -196,3 +197,13 @@ def test_statement_phrase_is_not_a_relation_with_one_side_or_a_cut_ordinal() -> 
             "Stability and generalization are related.")
     assert [" ".join(w) for w in statement_phrases(title_sentences(both))] == [
         "relationship between algorithmic stability and generalization"]
+
+
+def test_a_named_title_saying_what_the_naming_sentence_says_keeps_its_words() -> None:
+    text = ("Locate-then-edit methods modify model parameters. Their updates let attackers recover the edited "
+            "data. We propose a two-stage reverse-engineering attack named KSTER that leverages low-rank updates. "
+            "Second, we introduce an entropy-based prompt recovery attack that reconstructs the edit context. "
+            "Our attacks recover edited data with high success rates.")
+    s = title_sentences(text)
+    assert said_where_named("KSTER: Two-Stage Reverse-Engineering Attack for Recovering Edited Data", s)
+    assert not said_where_named("KSTER: Entropy-Based Prompt Recovery Attack", s)

@@ -47,6 +47,7 @@ from generator.derive.title.faithful import (
     long_form,
     name_is_ours,
     plain_title,
+    said_where_named,
     spells,
     statement_phrases,
     symbol,
@@ -476,9 +477,11 @@ def _stated_instead(title: str, kind: str, sentences: list[str], ctx: Context) -
     if not phrases:
         return ""
     name, colon, _ = title.partition(": ")
-    if colon and not name_is_ours(name, sentences):
-        return ""  # a name the paper may be known by, or another's: not dropped here
     name = name if colon else ""
+    if name and (not name_is_ours(name, sentences) or said_where_named(title, sentences)):
+        # a name the paper may be known by, or another's, is not dropped here; and what the
+        # sentence naming the work says it is, is what it is, not a part of it found later
+        return ""
 
     def expected(t: str) -> float:
         return ctx.model.expected_f(content_words(t.partition(": ")[2] or t), ctx.salience)

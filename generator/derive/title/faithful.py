@@ -563,22 +563,37 @@ def statement_phrases(sentences: Sequence[str]) -> list[list[str]]:
     """The objects of the paper's statements of its work, each one phrase of one sentence: what the
     sentences of ours say it proposes, introduces, presents ..., then what they say it studies or
     considers; only those that say something on their own."""
-    return [list(p) for p in _statement_phrases(tuple(sentences))]
+    return [list(w) for _, w in _statement_phrases(tuple(sentences))]
+
+
+def said_where_named(title: str, sentences: Sequence[str]) -> bool:
+    """Does a named title say what the sentence naming the work says it is ("KSTER: Two-Stage
+    Reverse-Engineering Attack ..." of "a two-stage reverse-engineering attack named KSTER",
+    "ConsMSA: Formalizing Semantic Distribution Consistency ..." of "ConsMSA, which explicitly
+    formalizes semantic distribution consistency")? Its words before any "for", in order, in a
+    sentence that holds the name."""
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        return False
+    need = _words(tail.partition(" for ")[0])
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return bool(need) and any(pattern.search(s) and _in_order(need, _words(s)) for s in sentences)
 
 
 @lru_cache(maxsize=16)
-def _statement_phrases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    out: list[list[str]] = []
+def _statement_phrases(sentences: tuple[str, ...]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    out: list[tuple[int, tuple[str, ...]]] = []
     said = [s.lower().split() for s in sentences]
     for pattern, forms in ((_CONTRIBUTION, CONTRIBUTION_FORMS), (_SUBJECT, SUBJECT_FORMS)):
-        for s, words in zip(sentences, said):
+        for i, (s, words) in enumerate(zip(sentences, said)):
             m = None if forms.isdisjoint(words) else pattern.search(s)
             if m is None or not _own_sentence(s):
                 continue
             words = _past_head(_object(s, m.end()))
-            if _says_something(words, s) and words not in out and _holds_a_key_term(words, sentences):
-                out.append(words)
-    return tuple(tuple(w) for w in out)
+            if _says_something(words, s) and all(w != tuple(words) for _, w in out) \
+                    and _holds_a_key_term(words, sentences):
+                out.append((i, tuple(words)))
+    return tuple(out)
 
 
 def _holds_a_key_term(words: list[str], sentences: Sequence[str]) -> bool:
