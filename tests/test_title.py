@@ -9,6 +9,7 @@ import pytest
 
 from generator.core.model import Paper, Source
 from generator.derive.title import MAX_LENGTH, derive_title, title_all, title_papers
+from generator.derive.title.compose import _unglued
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -414,3 +415,13 @@ def test_a_cached_title_is_one_the_stage_could_make_of_its_text(title, text, ok)
     from generator.derive.title import could_be_title
 
     assert could_be_title(title, text) is ok
+
+
+def test_words_a_pdf_copy_glued_together_are_parted_in_the_title() -> None:
+    text = ("We propose a recurrent network for sequence learningwith unlabeled data. Sequence learningwith "
+            "unlabeled data improves recurrent networks on text classification.")
+    title = derive_title(text)
+    assert "Learningwith" not in title and "Learning with" in title, title
+    # a prefix is no word of its own: "Multiview", "Hypergraphs" stay whole
+    assert _unglued(["Bipartitegraphs", "Multiview", "Hypergraphs", "Ofstochastic"]) == [
+        "Bipartite", "graphs", "Multiview", "Hypergraphs", "Of", "stochastic"]

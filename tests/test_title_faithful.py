@@ -9,7 +9,17 @@ from support import run_generator
 from generator.core.model import Paper, Source
 from generator.derive.title.candidates import title_sentences
 from generator.derive.title.choose import derived
-from generator.derive.title.faithful import CONFIDENT, broken, confidence, name_is_ours, plain_title, spells
+from generator.derive.title.faithful import (
+    CONFIDENT,
+    broken,
+    confidence,
+    name_is_ours,
+    plain_title,
+    said_where_named,
+    spells,
+    statement_phrases,
+    symbol,
+)
 from generator.derive.title.review import least_confident, report_least, uncertain
 from generator.seeds.identify import paper_id
 
@@ -127,3 +137,73 @@ def test_titles_least_lists_derived_titles_with_their_abstracts(tmp_path: Path) 
     assert f"  abstract: {HANABI}\n" in out
     assert curated not in out  # a maintainer's title is no guess
     assert out.endswith('title: "The Real Title"\n')
+
+
+def test_statement_phrase_is_the_object_of_what_the_paper_says_it_does() -> None:
+    # the gerund's object goes on after its article; "the task of" names no thing of its own
+    text = ("We present a new algorithmic approach for the task of finding a chordal Markov network structure that "
+            "maximizes a given scoring function. Chordal Markov network structures are hard to learn.")
+    assert statement_phrases(title_sentences(text)) == [
+        ["algorithmic", "approach", "for", "finding", "a", "chordal", "Markov", "network", "structure"]]
+
+
+def test_statement_phrase_is_not_a_result_a_passing_phrase_or_a_made_up_verb() -> None:
+    results = "Sparse coding is popular. We present experimental results on sparse coding of audio. Audio is hard."
+    assert statement_phrases(title_sentences(results)) == []
+    passing = "Kernel methods scale poorly. We propose two distinct strategies. Both are cheap."
+    assert statement_phrases(title_sentences(passing)) == []  # said once, of nothing the abstract comes back to
+    # "approaches to large scale ...": "large" is no verb to make "for Larging" of
+    adjective = "Kernel methods scale poorly. We study subsampling approaches to large scale kernel methods. Subsampling is cheap."
+    assert [" ".join(w) for w in statement_phrases(title_sentences(adjective))] == ["subsampling approaches"]
+
+
+def test_joined_title_yields_to_the_statement_phrase() -> None:
+    text = ("Semantic segmentation of ambiguous images is hard. Many tasks, such as the Cityscapes segmentation "
+            "task, have inherent ambiguities. We propose a generative segmentation model based on a combination of "
+            "a U-Net with a conditional variational autoencoder. The generative segmentation model produces many "
+            "plausible hypotheses for each image.")
+    s = title_sentences(text)
+    # what the chooser scores best joins a phrase of the third sentence to one of the first
+    assert confidence(s, "Conditional Variational Autoencoder for Semantic Segmentation of Ambiguous Images") < CONFIDENT
+    assert derived(text) == ("Generative Segmentation Model Based on a Combination of a U-Net", 1.0)
+
+
+def test_a_symbol_is_no_name_of_the_paper() -> None:
+    assert symbol("N-2ss+1") and symbol("KK") and symbol("x")
+    assert not symbol("BOA+") and not symbol("S4") and not symbol("Q-learning") and not symbol("SAD")
+    text = ("We study the sample complexity of semi-supervised learning when the number of components KK of a "
+            "mixture model is unknown. We show that the mixture model can be learned from few labels.")
+    s = title_sentences(text)
+    assert broken("KK: Sample Complexity of Semi-Supervised Learning", s)
+    assert confidence(s, "KK: Sample Complexity of Semi-Supervised Learning") < CONFIDENT
+    # with its long form it is a name: "MM: Majorization-Minimization"
+    mm = title_sentences("We propose a majorization-minimization (MM) method for robust matrix factorization.")
+    assert not broken("MM: Majorization-Minimization", mm)
+
+
+def test_a_clause_cut_short_is_not_confident() -> None:
+    text = "We study a model where the rate of an inhomogeneous Poisson process jumps between unknown values."
+    s = title_sentences(text)
+    assert confidence(s, "Model Where the Rate of an Inhomogeneous Poisson Process") < CONFIDENT
+    assert confidence(title_sentences("We study using causal models in bandits."), "Using Causal Models") < CONFIDENT
+    assert confidence(s, "Inhomogeneous Poisson Process") >= CONFIDENT
+
+
+def test_statement_phrase_is_not_a_relation_with_one_side_or_a_cut_ordinal() -> None:
+    one_side = ("Stability matters. We study the relationship between algorithmic stability. Stability and "
+                "generalization are related.")
+    assert statement_phrases(title_sentences(one_side)) == []
+    both = ("Stability matters. We study the relationship between algorithmic stability and generalization. "
+            "Stability and generalization are related.")
+    assert [" ".join(w) for w in statement_phrases(title_sentences(both))] == [
+        "relationship between algorithmic stability and generalization"]
+
+
+def test_a_named_title_saying_what_the_naming_sentence_says_keeps_its_words() -> None:
+    text = ("Locate-then-edit methods modify model parameters. Their updates let attackers recover the edited "
+            "data. We propose a two-stage reverse-engineering attack named KSTER that leverages low-rank updates. "
+            "Second, we introduce an entropy-based prompt recovery attack that reconstructs the edit context. "
+            "Our attacks recover edited data with high success rates.")
+    s = title_sentences(text)
+    assert said_where_named("KSTER: Two-Stage Reverse-Engineering Attack for Recovering Edited Data", s)
+    assert not said_where_named("KSTER: Entropy-Based Prompt Recovery Attack", s)

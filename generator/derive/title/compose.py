@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from generator.core.text import SPACE_BEFORE_PUNCT
 from generator.derive.title.phrases import can_end, trim
 from generator.derive.title.words import (
     _ADJECTIVE_END,
+    _COMMON_WORDS,
+    _W,
     _STOP,
     ARTICLES,
     CLAUSE,
@@ -152,7 +155,40 @@ def _drop_named_problem_head(words: list[str]) -> list[str]:
     return out
 
 
+# Words a PDF's copy glues to the next or the one before ("Learningwith", "Ofstochastic").
+_GLUE = _W["glued_words"]
+
+
+def _unglued(words: list[str]) -> list[str]:
+    """The words with two words a copy glued together parted again: "Learningwith" is "Learning
+    with", "Bipartitegraphs" "Bipartite graphs" (:func:`parted`)."""
+    if all(len(w) < 8 for w in words):
+        return words
+    out: list[str] = []
+    for w in words:
+        out += parted(w)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def parted(w: str) -> tuple[str, ...]:
+    """A word, or the two a copy glued together: only a word no ML abstract commonly uses, whose
+    parts are two that they do, a small word of :data:`_GLUE` with a longer one, or two long ones
+    (not "Multiview", "Hypergraphs", "Treewidth": a prefix is no word of its own)."""
+    low = w.lower()
+    if len(low) < 8 or not low.isalpha() or not w[1:].islower() or low in _COMMON_WORDS:
+        return (w,)
+    for i in range(2, len(low) - 1):
+        a, b = low[:i], low[i:]
+        if a in _COMMON_WORDS and b in _COMMON_WORDS and (
+                (a in _GLUE and len(b) >= 5) or (b in _GLUE and len(a) >= 5)
+                or (len(a) >= 6 and len(b) >= 6 and not b.startswith("abilit"))):
+            return (w[:i], b)
+    return (w,)
+
+
 def _compose(name: str, tail: list[str]) -> str:
+    tail = _unglued(tail)
     tail = _balanced(_drop_named_problem_head(_drop_self_reference(tail)))
     if not name:
         return _title_case(_fit(tail, MAX_LENGTH))

@@ -29,9 +29,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.core.text import tokens as tokenize
-from generator.derive.title.compose import _compose
+from generator.derive.title.compose import _compose, parted
 from generator.derive.title.phrases import _gerund, can_end, drop_fillers, trim
 from generator.derive.title.words import (
+    _COMMON_WORDS,
     _CONTRIBUTION,
     _STOP,
     _SUBJECT,
@@ -40,12 +41,14 @@ from generator.derive.title.words import (
     ARTICLES,
     CLAUSE,
     COMMON_ACRONYMS,
+    CONTRIBUTION_FORMS,
     COUNTS,
     FILLER,
     GENERIC,
     KNOWN_NAMES,
     PARTITIVE,
     PREPOSITIONS,
+    SUBJECT_FORMS,
     VAGUE,
 )
 
@@ -77,7 +80,11 @@ _LOOSE = _W["loose_words"] | FILLER
 _STOPS_OBJECT = _W["object_stops"]
 # verbs that open a second clause of the statement ("we propose X and show ...")
 _NEXT_VERBS = _W["contribution_verbs"] | _W["subject_verbs"] | _W["next_clause_verbs"]
-_PUNCT_STOP = frozenset(",;:()[]{}\"“”")
+_EVALUATION = _W["evaluation_nouns"]
+_RESULTS = _W["result_nouns"]
+_HEADS_OF = _W["kind_of_heads"]
+_ORDINALS = frozenset({"first", "second", "third", "fourth", "fifth", "latter", "former"})
+_PUNCT_STOP = frozenset(",;:()[]{}\"“”—–")
 _MAX_WORDS = 12
 
 
@@ -98,7 +105,10 @@ def _fold(word: str) -> str:
 @lru_cache(maxsize=8192)
 def _words(text: str) -> tuple[str, ...]:
     """Lower-cased, folded words without the ones a title may leave out or add."""
-    return tuple(_fold(w) for w in _WORD.findall(text.lower()) if w not in _LOOSE and w not in _STOP)
+    words = _WORD.findall(text.lower())
+    if any(len(w) >= 8 for w in words):  # (only a long word may be two a copy glued together)
+        words = [p for w in words for p in (parted(w) if len(w) >= 8 else (w,))]
+    return tuple(_fold(w) for w in words if w not in _LOOSE and w not in _STOP)
 
 
 def spells(name: str, words: Sequence[str]) -> bool:
@@ -148,8 +158,16 @@ def _own_sentence(sentence: str) -> bool:
 
 def _statement(sentence: str) -> int:
     """Where the sentence's statement of the paper's work ("we propose", "we study") ends, or -1."""
-    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+    m = _verb(_CONTRIBUTION, sentence) or _verb(_SUBJECT, sentence)
     return m.end() if m and _own_sentence(sentence) else -1
+
+
+def _verb(pattern: re.Pattern, sentence: str) -> re.Match | None:
+    """``pattern.search(sentence)``, skipped when the sentence holds no form of its verbs (most
+    sentences: the patterns are long alternations, their words one set look-up; as the candidates
+    read them, a verb with a mark glued to it, "propose:", is none)."""
+    forms = CONTRIBUTION_FORMS if pattern is _CONTRIBUTION else SUBJECT_FORMS
+    return None if forms.isdisjoint(sentence.lower().split()) else pattern.search(sentence)
 
 
 def backing(tail: str, sentences: Sequence[str]) -> float:
@@ -182,6 +200,17 @@ def established(name: str) -> bool:
     """Is ``name`` an existing method, theorem or model (``established_names``, ``known_names``)?"""
     low = name.lower()
     return low in _ESTABLISHED or low in KNOWN_NAMES or low.rstrip("s") in _ESTABLISHED
+
+
+# A formula ("N-2ss+1", "O(n)", "x=y"): a "+" or an operator with more after it
+_FORMULA = re.compile(r"[+=^<>()/].*[\w]")
+
+
+def symbol(name: str) -> bool:
+    """Is ``name`` a symbol of the abstract's mathematics, not a name: a formula ("N-2ss+1"), or
+    one letter, alone or written twice ("KK")? ("BOA+", "Q-learning" and "S4" are names.)"""
+    letters = {c.lower() for c in name if c.isalpha()}
+    return bool(_FORMULA.search(name)) or (len(letters) < 2 and not any(c.isdigit() for c in name))
 
 
 def name_is_ours(name: str, sentences: Sequence[str]) -> bool:
@@ -224,6 +253,8 @@ def _mangled(title: str, sentences: Sequence[str]) -> bool:
             continue  # "Recovering" of "recover", "Merging" of "merge", "Decomposing" of "decomposes", "Controlling" of "control"
         if w.endswith("ying") and _writes(text, w[:-4] + "ie"):
             continue
+        if _writes(_parted(tuple(sentences)), w):
+            continue  # "Learning with" of "learningwith": two words a copy glued together
         return True
     return False
 
@@ -231,6 +262,15 @@ def _mangled(title: str, sentences: Sequence[str]) -> bool:
 @lru_cache(maxsize=16)
 def _lowered(sentences: tuple[str, ...]) -> str:
     return " ".join(sentences).lower()
+
+
+@lru_cache(maxsize=16)
+def _parted(sentences: tuple[str, ...]) -> str:
+    """The lower-cased text with the words a copy glued together parted, as a title parts them."""
+    return _LONG_WORD.sub(lambda m: " ".join(parted(m.group(0))), _lowered(sentences))
+
+
+_LONG_WORD = re.compile(r"[a-z]{8,}")
 
 
 def _opens_a_word(text: str, stem: str) -> bool:
@@ -273,7 +313,7 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         name, tail = "", title
     score = 1.0
     words = tail.split()
-    if not ends_a_phrase(words) or _cut_idiom(words):
+    if not ends_a_phrase(words) or _cut_idiom(words) or _holds_a_clause(words):
         score -= 0.5
     content = [w for w in _WORD.findall(tail.lower()) if w not in _STOP]
     if len(content) < 2 and not (name and content):
@@ -287,8 +327,8 @@ def confidence(sentences: Sequence[str], title: str) -> float:
         score -= 0.4  # "Accelerated Variant of These Methods": it points at a phrase the title lacks
     if _mangled(title, sentences):
         score -= 0.5
-    if name and not name_is_ours(name, sentences):
-        score -= 0.5
+    if name and ((symbol(name) and not spells(name, words)) or not name_is_ours(name, sentences)):
+        score -= 0.5  # (a symbol with its long form is a name: "MM: Majorization-Minimization")
     if name and spells(name, words) and not any(w.lower() in PREPOSITIONS for w in words):
         return round(max(0.0, min(1.0, score)), 2)  # its own long form: the paper's words for its own name
     k = next((k for k, w in enumerate(words) if w.lower() in PREPOSITIONS), 0)
@@ -318,10 +358,24 @@ def broken(title: str, sentences: Sequence[str]) -> bool:
     words = tail.split()
     return not ends_a_phrase(words) or _cut_idiom(words) or _mangled(title, sentences) \
         or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
-        or bool(name and established(name) and not name_is_ours(name, sentences))
+        or bool(name and ((symbol(name) and not spells(name, words))
+                          or (established(name) and not name_is_ours(name, sentences))))
 
 
 _CUT_IDIOMS = _W["cut_idioms"]
+# Words that open a relative clause: a title holding one after its first word is a clause cut
+# short ("Model Where the Rate of an Inhomogeneous Poisson Process"): uncertain, not broken (its
+# options were no better). (Not "that": "Adversarial Examples that Fool ..." is a title.)
+_RELATIVE = frozenset({"where", "which", "whose", "whom", "wherein", "whereby"})
+
+
+def _holds_a_clause(words: Sequence[str]) -> bool:
+    """Is the title a clause cut short: a relative clause after its first word, or a gerund with no
+    phrase after its object ("Using Causal Models": using them for what)?"""
+    low = [w.lower() for w in words]
+    if any(w in _RELATIVE for w in low[1:]):
+        return True
+    return len(low) <= 4 and low[0] == "using" and not any(w in PREPOSITIONS for w in low[1:])
 
 
 def _cut_idiom(words: Sequence[str]) -> bool:
@@ -400,13 +454,15 @@ def says_little(words: Sequence[str]) -> bool:
 _LITTLE = _W["says_little_words"]
 
 
-def _object(sentence: str) -> list[str]:
+def _object(sentence: str, at: int = -1) -> list[str]:
     """The object of the sentence's contribution verb ("we propose X ..."), up to where its
-    phrase ends; or []."""
-    m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
-    if not m:
-        return []
-    tokens = tokenize(sentence[m.end():])
+    phrase ends; or []. ``at``: where the verb ends, when the caller found it."""
+    if at < 0:
+        m = _CONTRIBUTION.search(sentence) or _SUBJECT.search(sentence)
+        if not m:
+            return []
+        at = m.end()
+    tokens = tokenize(sentence[at:])
     if len(tokens) > 1 and tokens[0].lower() == "to":
         tokens = [_gerund(tokens[1]).capitalize(), *tokens[2:]]  # "we propose to learn X": "Learning X"
     if len(tokens) > 2 and tokens[0].lower() == "the" and tokens[1].lower() == "following":
@@ -424,18 +480,26 @@ def _object(sentence: str) -> list[str]:
         if low in ("and", "or") and out and (nxt.lower() in _NEXT_VERBS or nxt.lower().rstrip("s") in _NEXT_VERBS
                                              or nxt.lower() in ARTICLES | ANAPHORA):
             break  # "X and show that ...": a second verb, not more of the object
+        if low == "that" and out and out[-1].lower() not in PREPOSITIONS:
+            break  # "X that maximizes ...": a relative clause, not "that" pointing elsewhere
         if low in ANAPHORA or low in ("it", "they", "them"):
             return []  # "this algorithm": the phrase points elsewhere and says nothing on its own
         if low == "to" and out and nxt.islower() and nxt.isalpha() and nxt not in _STOP \
-                and not nxt.endswith(("ed", "ing", "ly", "s")) and "for" not in (w.lower() for w in out):
+                and not nxt.endswith(("ed", "ing", "ly", "s")) and "for" not in (w.lower() for w in out) \
+                and _gerund(nxt) in _COMMON_WORDS:
+            # (a verb ML abstracts use: not "approaches to large scale ...", "Larging Scale")
             # "X to resolve catastrophic forgetting": what it is for, said as a title says it
             out += ["for", _gerund(nxt)]
             i += 2
             continue
         if t in _PUNCT_STOP or (low in _STOPS_OBJECT or low in CLAUSE) and out:
             break
-        if low in ARTICLES and out and out[-1].lower() not in PREPOSITIONS:
+        if low in ARTICLES and out and out[-1].lower() not in PREPOSITIONS and not _takes_object(out):
             break  # "X the model learns": a new clause's subject
+        if low in ARTICLES and len(out) >= 2 and out[-1].lower() in PREPOSITIONS and nxt.lower() in _HEADS_OF \
+                and i + 2 < len(tokens) and tokens[i + 2].lower() == "of":
+            i += 3  # "an approach for the task of finding X": for finding X
+            continue
         out.append(t)
         i += 1
     if len(out) >= _MAX_WORDS:
@@ -467,3 +531,98 @@ def plain_title(sentences: Sequence[str], name: str = "") -> str:
             if title and ends_a_phrase(title.split()):
                 return title
     return ""
+
+
+def _takes_object(words: list[str]) -> bool:
+    """Does the phrase end on a gerund after a preposition ("method for finding"), whose object
+    goes on after an article ("a subspace of ...")?"""
+    last = words[-1]
+    return len(words) >= 2 and last.islower() and last.endswith("ing") and len(last) > 5 \
+        and words[-2].lower() in PREPOSITIONS
+
+
+# what a statement's object may open on and still name something after its "of"
+_HEADS = VAGUE | PARTITIVE | GENERIC
+
+
+def _past_head(words: list[str]) -> list[str]:
+    """The phrase without a head that only says what kind of thing follows: "Problem of
+    Leverage Score Sampling" names the sampling, "Task of Clustering Items" the clustering."""
+    k = 0
+    while k + 2 < len(words) and words[k].lower() in _HEADS | FILLER | COUNTS and words[k].lower() not in ("model", "models"):
+        if words[k + 1].lower() == "of" and words[k].lower() in VAGUE | PARTITIVE:
+            rest = words[k + 2:]
+            while rest and rest[0].lower() in ARTICLES:
+                rest = rest[1:]
+            return rest
+        k += 1
+    return words
+
+
+def statement_phrases(sentences: Sequence[str]) -> list[list[str]]:
+    """The objects of the paper's statements of its work, each one phrase of one sentence: what the
+    sentences of ours say it proposes, introduces, presents ..., then what they say it studies or
+    considers; only those that say something on their own."""
+    return [list(w) for _, w in _statement_phrases(tuple(sentences))]
+
+
+def said_where_named(title: str, sentences: Sequence[str]) -> bool:
+    """Does a named title say what the sentence naming the work says it is ("KSTER: Two-Stage
+    Reverse-Engineering Attack ..." of "a two-stage reverse-engineering attack named KSTER",
+    "ConsMSA: Formalizing Semantic Distribution Consistency ..." of "ConsMSA, which explicitly
+    formalizes semantic distribution consistency")? Its words before any "for", in order, in a
+    sentence that holds the name."""
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        return False
+    need = _words(tail.partition(" for ")[0])
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return bool(need) and any(pattern.search(s) and _in_order(need, _words(s)) for s in sentences)
+
+
+@lru_cache(maxsize=16)
+def _statement_phrases(sentences: tuple[str, ...]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    out: list[tuple[int, tuple[str, ...]]] = []
+    said = [s.lower().split() for s in sentences]
+    for pattern, forms in ((_CONTRIBUTION, CONTRIBUTION_FORMS), (_SUBJECT, SUBJECT_FORMS)):
+        for i, (s, words) in enumerate(zip(sentences, said)):
+            m = None if forms.isdisjoint(words) else pattern.search(s)
+            if m is None or not _own_sentence(s):
+                continue
+            words = _past_head(_object(s, m.end()))
+            if _says_something(words, s) and all(w != tuple(words) for _, w in out) \
+                    and _holds_a_key_term(words, sentences):
+                out.append((i, tuple(words)))
+    return tuple(out)
+
+
+def _holds_a_key_term(words: list[str], sentences: Sequence[str]) -> bool:
+    """Does the phrase hold a word of substance the abstract comes back to (in another sentence
+    too)? "Two Distinct Strategies", "Partitioning Strategy" are said once and in passing."""
+    lowered = [s.lower() for s in sentences]
+    for w in words:
+        low = w.lower()
+        if low in _STOP or low in GENERIC or low in VAGUE or low in FILLER or low in COUNTS or low in PARTITIVE \
+                or low in _VERY_COMMON or low.rstrip("s") in _VERY_COMMON:
+            continue
+        stem = _fold(low)
+        if sum(stem in s for s in lowered) >= 2:
+            return True
+    return False
+
+
+def _says_something(words: list[str], sentence: str) -> bool:
+    content = [w for w in words if w.lower() not in _STOP]
+    if len(content) < 2 or says_little(words) or not ends_a_phrase(words) or _cut_idiom(words):
+        return False
+    low = [w.lower() for w in words]
+    head = next((low[k - 1] for k in range(1, len(low)) if low[k] in PREPOSITIONS), low[-1])
+    if low[0] in _EVALUATION or head in _EVALUATION or head in _RESULTS or any(w in ANAPHORA for w in low):
+        return False
+    if low[0] in VAGUE or ((low[-1] in PARTITIVE or low[-1] in VAGUE or low[-1] in _LITTLE) and low[-2] in ARTICLES | PREPOSITIONS):
+        return False  # "Problem for the Graph Laplacian", "... in the Framework", "... Based on the Concept" (of what?)
+    if "between" in low and "and" not in low[low.index("between"):]:
+        return False  # "Relationship between Algorithmic Stability": and what?
+    if low[-1] in _ORDINALS:
+        return False  # "... Leverage Score Sampling and Second": second what?
+    return not cut_verb(words[-1], sentence)
