@@ -25,8 +25,8 @@ is the SVD's first two components, scaled as openTSNE's PCA initialisation does.
 its last full layout, counted by the build) does not lay the map out again: every paper
 already on it keeps its place exactly, and each new one is put at the mean place of its
 related papers that are on the map (:func:`place`), which costs nothing beside the
-layout's 5 to 20 CPU-seconds (3,300 to 20,000 papers). Past that share, the map is laid out again in full (from
-the previous places, as above), and the build says so.
+layout's 5 to 20 CPU-seconds (3,300 to 20,000 papers). Past that share, the map is laid
+out again in full (from the previous places, as above), and the build says so.
 
 *Determinism.* Papers are taken sorted by id, every random state is fixed, the
 neighbour search is exact with ties broken by index, and t-SNE runs on one thread
