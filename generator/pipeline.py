@@ -309,7 +309,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     watch.lap("derive")
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's
-    # layout from scratch takes longest of all (t-SNE: 51 s at 50,000 papers, 5 s at 3,300).
+    # layout from scratch takes longest of all (see handbook/performance.md, "The map's layout").
     visible = digest.visible()
     big = len(visible) >= 400
     indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)

@@ -25,8 +25,8 @@ is the SVD's first two components, scaled as openTSNE's PCA initialisation does.
 its last full layout, counted by the build) does not lay the map out again: every paper
 already on it keeps its place exactly, and each new one is put at the mean place of its
 related papers that are on the map (:func:`place`), which costs nothing beside the
-layout's 20 to 50 CPU-seconds. Past that share, the map is laid out again in full (from
-the previous places, as above), and the build says so.
+layout's 5 to 20 CPU-seconds (3,300 to 20,000 papers). Past that share, the map is laid
+out again in full (from the previous places, as above), and the build says so.
 
 *Determinism.* Papers are taken sorted by id, every random state is fixed, the
 neighbour search is exact with ties broken by index, and t-SNE runs on one thread
@@ -59,9 +59,18 @@ PERPLEXITY = 30
 NEIGHBOURS = 3 * PERPLEXITY  # openTSNE's rule: three times the perplexity
 BLOCK = 2048
 SEED = 0
-# From scratch: early exaggeration untangles the start, then the plain phase.
+# From scratch: early exaggeration untangles the start, then the plain phase. With the
+# learning rate of N / exaggeration (openTSNE's "auto", after Belkina et al. 2019) a map of
+# thousands of papers has its neighbourhoods settled long before openTSNE's 250 + 500: from
+# BH_BELOW papers on, 125 + 250 keep as many of each paper's nearest papers and first topics
+# as 200 + 400 did, within the spread of runs from different starts, for a third less time
+# (handbook/performance.md, benchmarks/map.py). A smaller map learns at a smaller rate and
+# needs the longer schedule (with the short one, the 200 papers of tests/test_layout.py moved
+# a median 3.7% of the map's width when continued, not 3.1%); it costs a second or two.
 EXAGGERATED_ITERATIONS = 200
 PLAIN_ITERATIONS = 400
+LARGE_EXAGGERATED_ITERATIONS = 125
+LARGE_PLAIN_ITERATIONS = 250
 # From the previous layout: the start is already untangled.
 CONTINUED_ITERATIONS = 150
 INTS_IN_INTERVAL = 4
@@ -221,8 +230,10 @@ def _tsne(vectors: np.ndarray, idx: np.ndarray, dist: np.ndarray, start: np.ndar
     if continued:
         embedding = embedding.optimize(n_iter=CONTINUED_ITERATIONS, momentum=0.8, learning_rate=max(n / 12, 50.0))
     else:
-        embedding = embedding.optimize(n_iter=EXAGGERATED_ITERATIONS, exaggeration=12, momentum=0.5)
-        embedding = embedding.optimize(n_iter=PLAIN_ITERATIONS, momentum=0.8)
+        large = n >= BH_BELOW
+        embedding = embedding.optimize(n_iter=LARGE_EXAGGERATED_ITERATIONS if large else EXAGGERATED_ITERATIONS,
+                                       exaggeration=12, momentum=0.5)
+        embedding = embedding.optimize(n_iter=LARGE_PLAIN_ITERATIONS if large else PLAIN_ITERATIONS, momentum=0.8)
     return np.asarray(embedding)
 
 
