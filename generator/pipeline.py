@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from generator.core.errors import GeneratorError, SeedError
+from generator.core.memory import give_back
 from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.derive import curate
@@ -333,6 +334,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise
     log.debug("related papers: %d of %d rows from the cache", len(reused.rows), len(made.rows))
     watch.lap("related")
+    give_back()  # before the page workers fork: they would start with it
     visible = digest.visible()
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
@@ -368,6 +370,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     files.update(render_feeds(visible, digest.topics, dates, address))
     files.update(render_trends(compute_trends(digest)))
     watch.lap("render")
+    give_back()
     files.update(indexing.result())
     watch.lap("index")
     if laying is None:
