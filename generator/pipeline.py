@@ -360,7 +360,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     log.debug("listings: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
               len(same_listings), len(lists), len(members))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=repo,
+        # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
+        # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
+        files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
                             site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members)
     except GeneratorError:
         if laying is not None:
