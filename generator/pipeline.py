@@ -308,6 +308,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
     watch.lap("derive")
+    give_back()  # before the search index's and the map's workers fork
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's
     # layout from scratch takes longest of all (t-SNE: 51 s at 50,000 papers, 5 s at 3,300).
