@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from generator.core.errors import GeneratorError, SeedError
+from generator.core.memory import give_back
 from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.derive import curate
@@ -307,6 +308,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
     watch.lap("derive")
+    give_back()  # before the search index's and the map's workers fork
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's
     # layout from scratch takes longest of all (see handbook/performance.md, "The map's layout").
@@ -333,6 +335,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         raise
     log.debug("related papers: %d of %d rows from the cache", len(reused.rows), len(made.rows))
     watch.lap("related")
+    give_back()  # before the page workers fork: they would start with it
     visible = digest.visible()
     dates, how = seed_dates(paths)
     log.info("%s", describe_dates(dates, how, len(paths)))
@@ -358,7 +361,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     log.debug("listings: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
               len(same_listings), len(lists), len(members))
     try:
-        files = render_site(digest, seed_files=len(seeds), start=Pending, added=dates, repo=repo,
+        # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
+        # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
+        files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
                             site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members)
     except GeneratorError:
         if laying is not None:
@@ -368,6 +373,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     files.update(render_feeds(visible, digest.topics, dates, address))
     files.update(render_trends(compute_trends(digest)))
     watch.lap("render")
+    give_back()
     files.update(indexing.result())
     watch.lap("index")
     if laying is None:

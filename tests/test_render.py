@@ -196,7 +196,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
     assert gzip.decompress(files["papers.json.gz"]).decode("utf-8") == files["papers.json"]
     for path, content in files.items():
         if path.endswith(".md"):
-            front(content)  # every page's front matter parses
+            front(content.decode("utf-8") if isinstance(content, bytes) else content)  # every page's front matter parses
 
 
 def test_render_is_deterministic():

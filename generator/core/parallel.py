@@ -89,18 +89,21 @@ class Pending(_Workers):
     """``fn`` over chunks of ``items``, running in forked workers while this process
     does other work; :meth:`result` waits and gives what ``fn(items)`` would."""
 
-    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], worth_it: bool | None = None):
-        """``worth_it`` overrides the rule that only MIN_ITEMS items or more are worth a worker."""
+    def __init__(self, fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], worth_it: bool | None = None,
+                 pieces: int = 1):
+        """``worth_it`` overrides the rule that only MIN_ITEMS items or more are worth a worker.
+        ``pieces``: chunks a worker, each sent back on its own; more for large results, which
+        this process receives whole (as pickled bytes, then as objects) before it unpickles them."""
         global _job
         self._fn, self._items = fn, items
         self._pool = None
         n = workers()
         if n > 1 and len(items) > 1 and (worth_it if worth_it is not None else len(items) >= MIN_ITEMS):
-            chunks = split(items, n)
+            chunks = split(items, n * pieces)
             _job = (fn, chunks)
             try:
                 self._pool = multiprocessing.get_context("fork").Pool(n)
-                self._async = self._pool.map_async(_run, range(n))
+                self._async = self._pool.map_async(_run, range(len(chunks)), chunksize=1)
             finally:
                 _job = None
 

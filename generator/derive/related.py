@@ -24,7 +24,7 @@ broken by paper id (the rows are in id order), so the output is the same on ever
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import chain
@@ -169,12 +169,12 @@ def _weighted(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], idf: n
     return _normalise(counts)
 
 
-def _idf(terms: Sequence[str], table: dict[str, int], weights: TermWeights, max_df: float,
-         unseen: bool = True) -> np.ndarray:
+def _idf(terms: Iterable[str], table: dict[str, int], weights: TermWeights, max_df: float,
+         unseen: bool = True, count: int | None = None) -> np.ndarray:
     """Each term's idf from the shipped table, smoothed: a term the table has not seen weighs
     as one seen once, or 0 (left out) without ``unseen``; 0 for one on more than ``max_df`` of
-    its abstracts."""
-    df = np.fromiter((table.get(t, 0) for t in terms), dtype=np.float64, count=len(terms))
+    its abstracts. ``count``: how many ``terms`` there are, when they come one at a time."""
+    df = np.fromiter((table.get(t, 0) for t in terms), dtype=np.float64, count=len(terms) if count is None else count)
     idf = np.log((weights.abstracts + 1) / (np.maximum(df, 1) + 1))
     return np.where((df > max_df * weights.abstracts) | (not unseen and df == 0), 0.0, idf)
 
@@ -198,7 +198,7 @@ Term = tuple[int, "str | tuple[str, str]"]
 
 def _named_vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, max_df: float = MAX_DF,
                    stop: frozenset[str] | None = None, table: TermWeights | None = None,
-                   ) -> tuple[sparse.csr_matrix, list[Term]]:
+                   ) -> tuple[sparse.csr_matrix, Sequence[Term]]:
     """:func:`vectors`, and the term of each of its columns.
 
     A row depends on its paper alone (and the shipped tables), whatever the other papers.
@@ -218,31 +218,74 @@ def _named_vectors(papers: Sequence[Paper], weights: Weights = DEFAULT_WEIGHTS, 
     flat = rank[np.fromiter(chain.from_iterable(seqs), dtype=np.int64)]
     rows = np.repeat(np.arange(n), [len(s) for s in seqs])
     parts = []
-    named: list[Term] = []
+    named = _Named()
     if weights.words:
         keep = flat != 0
         idf = _idf(vocabulary, table.words, table, max_df)
         parts.append(weights.words * _weighted(rows[keep], flat[keep], (n, len(vocabulary)), idf))
-        named += [(0, w) for w in vocabulary]
+        named.words(vocabulary)
     if weights.pairs:
         keep = (flat[:-1] != 0) & (flat[1:] != 0)
         codes = flat[:-1][keep] * len(vocabulary) + flat[1:][keep]
         unique, pair = np.unique(codes, return_inverse=True)  # in the order of the pairs' text
         first, second = np.divmod(unique, len(vocabulary))
-        names = [f"{vocabulary[a]} {vocabulary[b]}" for a, b in zip(first.tolist(), second.tolist())]
+        # Millions of pairs at 20,000 papers: their texts are made one at a time, and their
+        # terms only for the columns a row keeps (:class:`_Named`), not held all at once.
+        names = (f"{vocabulary[a]} {vocabulary[b]}" for a, b in _pairs_of(first, second))
         # a pair the table has not seen (most of a paper's pairs) would crowd its telling
         # terms out of its TERMS: left out (keyword agreement on ICLR 2017 0.317 -> 0.343)
-        idf = _idf(names, table.pairs, table, max_df, unseen=False)
+        idf = _idf(names, table.pairs, table, max_df, unseen=False, count=len(unique))
         parts.append(weights.pairs * _weighted(rows[:-1][keep], pair.ravel(), (n, len(unique)), idf))
-        named += [(1, (vocabulary[a], vocabulary[b])) for a, b in zip(first.tolist(), second.tolist())]
+        named.pairs(vocabulary, first, second)
     if weights.tags:
         names = sorted({t for p in papers for t in p.tags})
         tag = {t: i for i, t in enumerate(names)}
         tag_rows = np.array([i for i, p in enumerate(papers) for _ in p.tags], dtype=np.int64)
         tag_cols = np.array([tag[t] for p in papers for t in p.tags], dtype=np.int64)
         parts.append(weights.tags * _weighted(tag_rows, tag_cols, (n, len(names)), np.ones(len(names))))
-        named += [(2, t) for t in names]
+        named.tags(names)
     return _normalise(_heaviest(sparse.hstack(parts, format="csr"), TERMS)), named
+
+
+def _pairs_of(first: np.ndarray, second: np.ndarray, chunk: int = 65536) -> Iterator[tuple[int, int]]:
+    """The pairs of word numbers ``first[i], second[i]`` as Python ints, a chunk at a time."""
+    for at in range(0, len(first), chunk):
+        yield from zip(first[at : at + chunk].tolist(), second[at : at + chunk].tolist())
+
+
+class _Named(Sequence):
+    """The term (:data:`Term`) of each column of :func:`_named_vectors`, made when asked for: the
+    words, then the pairs (two word numbers each), then the tags, as their parts were stacked."""
+
+    def __init__(self) -> None:
+        self._parts: list[tuple[int, int, Callable[[int], Term]]] = []  # (first column, columns, term of one)
+        self._size = 0
+
+    def _add(self, count: int, term: Callable[[int], Term]) -> None:
+        self._parts.append((self._size, count, term))
+        self._size += count
+
+    def words(self, vocabulary: Sequence[str]) -> None:
+        self._add(len(vocabulary), lambda i: (0, vocabulary[i]))
+
+    def pairs(self, vocabulary: Sequence[str], first: np.ndarray, second: np.ndarray) -> None:
+        self._add(len(first), lambda i: (1, (vocabulary[first[i]], vocabulary[second[i]])))
+
+    def tags(self, names: Sequence[str]) -> None:
+        self._add(len(names), lambda i: (2, names[i]))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, column):  # type: ignore[override]
+        if isinstance(column, slice):
+            return [self[c] for c in range(*column.indices(self._size))]
+        if column < 0:
+            column += self._size
+        for start, count, term in self._parts:
+            if start <= column < start + count:
+                return term(column - start)
+        raise IndexError(column)
 
 
 # A paper's row as :func:`top_k` reads it: the numbers of its terms in a :class:`Rows`'
