@@ -35,13 +35,16 @@ import json
 import logging
 import os
 import secrets
+from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
 
 KEY = "local.key"
 KEY_BYTES = 32
 SHARDS = tuple("0123456789abcdef")
+V = TypeVar("V")
 _MAC = b',"mac":"'
 
 
@@ -149,6 +152,26 @@ def read_shards(path: Path, then: str, name: str = "") -> dict[str, tuple[object
         if doc is not None:
             out[shard] = (doc, vouched)
     return out
+
+
+def by_shard(items: Iterable[tuple[str, V]]) -> dict[str, dict[str, V]]:
+    """Entries by the shard their key falls in (its first hex digit), in the order given; every
+    shard is there, empty or not."""
+    out: dict[str, dict[str, V]] = {s: {} for s in SHARDS}
+    for key, value in items:
+        out.setdefault(key[:1], {})[key] = value
+    return out
+
+
+def shards_to_write(parts: dict[str, dict[str, V]], before: Mapping[str, object] | None, vouched: Set[str],
+                    same: Callable[[dict, dict], bool] = lambda a, b: a == b) -> dict[str, dict[str, V]]:
+    """The shards of ``parts`` (:func:`by_shard`) a build writes: every one without ``before``
+    (what was read); else those not read as this machine's generator wrote them (``vouched``),
+    and those whose entries are not ``same`` as ``before``'s."""
+    if before is None:
+        return parts
+    old = by_shard(before.items())
+    return {s: part for s, part in parts.items() if s not in vouched or not same(part, old.get(s, {}))}
 
 
 def write_shards(path: Path, docs: dict[str, object], then: str, name: str = "") -> None:

@@ -36,7 +36,12 @@ from pathlib import Path
 
 from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's key, here since it was first)
 from generator.core.model import Topic
-from generator.core.statefile import SHARDS, read_shards, write_shards
+from generator.core.statefile import (
+    by_shard,
+    read_shards,
+    shards_to_write,
+    write_shards,
+)
 from generator.derive.tag import MAX_TAGS
 from generator.derive.title import could_be_titles
 
@@ -183,15 +188,7 @@ def write_cache(path: Path, stamp: str, entries: Mapping[str, Entry] | Iterable[
     written costs the next build time, not this one its result."""
     items = [(k, e) for k, e in (entries.items() if isinstance(entries, Mapping) else entries)
              if e[3] is None or len(e[3]) <= MAX_OTHERS]
-    shards: dict[str, dict[str, Entry]] = {s: {} for s in SHARDS}
-    for k, e in items:
-        shards.setdefault(k[:1], {})[k] = e
-    if known is not None:
-        before: dict[str, dict[str, Entry]] = {s: {} for s in SHARDS}
-        for k, e in known.items():
-            before.setdefault(k[:1], {})[k] = e
-        shards = {s: part for s, part in shards.items()
-                  if s not in known.vouched_shards or s not in known.shards or part != before.get(s)}
+    shards = shards_to_write(by_shard(items), known, known.vouched_shards if known is not None else frozenset())
     docs = {shard: {"fingerprint": stamp, "derived": {k: [list(tags), [[t, list(p)] for t, p in ev], title,
                                                           *([] if others is None else [list(others)])]
                                                       for k, (tags, ev, title, others) in sorted(part.items())}}

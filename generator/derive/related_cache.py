@@ -42,7 +42,14 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.core.statefile import SHARDS, read_shards, read_vouched, write_shards, write_state
+from generator.core.statefile import (
+    by_shard,
+    read_shards,
+    read_vouched,
+    shards_to_write,
+    write_shards,
+    write_state,
+)
 from generator.derive.related import TERMS, K, Listed, Row, Rows, Term
 
 log = logging.getLogger(__name__)
@@ -207,18 +214,13 @@ def write_rows(path: Path, stamp: str, table: Rows, before: Rows | None = None) 
     or that it did not read as vouched for. Rows that cannot be written cost the next build
     time, not this one its result."""
     then = "the next build tokenises every abstract for related papers again"
-    shards: dict[str, list[tuple[str, Row]]] = {s: [] for s in SHARDS}
-    for key, row in sorted(table.rows.items()):
-        shards.setdefault(key[:1], []).append((key, row))
-    if before is not None:
-        old: dict[str, set[str]] = {}
-        for key in before.rows:
-            old.setdefault(key[:1], set()).add(key)
-        shards = {s: items for s, items in shards.items()
-                  if s not in before.vouched or {k for k, _ in items} != old.get(s, set())}
+    # a row's key is a hash of what it was made of: the same keys are the same rows
+    shards = shards_to_write(by_shard(sorted(table.rows.items())), before.rows if before is not None else None,
+                             before.vouched if before is not None else frozenset(), same=lambda a, b: a.keys() == b.keys())
     b64 = lambda a: base64.b64encode(a.tobytes()).decode("ascii")  # noqa: E731
     docs = {}
-    for shard, items in shards.items():
+    for shard, part in shards.items():
+        items = part.items()
         used = np.unique(np.concatenate([t for _, (t, _) in items])) if items else np.empty(0, dtype=np.int32)
         number = np.zeros(len(table.terms), dtype="<i4")
         number[used] = np.arange(len(used))

@@ -23,7 +23,12 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from generator.core.statefile import SHARDS, read_shards, write_shards
+from generator.core.statefile import (
+    by_shard,
+    read_shards,
+    shards_to_write,
+    write_shards,
+)
 from generator.derive.dedupe import SHINGLE_BITS, SKETCH
 
 log = logging.getLogger(__name__)
@@ -73,13 +78,7 @@ def write_sketches(path: Path, stamp: str, sketches: Mapping[str, Sequence[int]]
     """The output edge: the sketches of this build's texts, by id, in their shards; with
     ``before`` (what :func:`read_sketches` read), only the shards that differ from it or
     that it did not read as vouched for."""
-    shards: dict[str, dict[str, list[int]]] = {s: {} for s in SHARDS}
-    for k in sorted(sketches):
-        shards.setdefault(k[:1], {})[k] = list(sketches[k])
-    if before is not None:
-        old: dict[str, dict[str, list[int]]] = {}
-        for k, v in before.items():
-            old.setdefault(k[:1], {})[k] = v
-        shards = {s: part for s, part in shards.items() if s not in before.vouched or part != old.get(s, {})}
+    shards = shards_to_write(by_shard((k, list(sketches[k])) for k in sorted(sketches)), before,
+                             before.vouched if before is not None else frozenset())
     write_shards(path, {s: {"fingerprint": stamp, "sketches": part} for s, part in shards.items()},
                  "the next build makes every abstract's sketch again", name="the sketches")
