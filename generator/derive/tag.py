@@ -53,6 +53,10 @@ MAX_TAGS = 4
 # second usually narrows it; later ones add detail, context or experiments.
 SENTENCE_WEIGHTS = (3.0, 2.5)
 LATER_WEIGHT = 1.0
+# The last sentence of a longer abstract often looks beyond the paper ("could serve as fast
+# policies for reinforcement learning"): its mentions count this much.
+LAST_WEIGHT = 0.5
+LAST_FROM = 4  # sentences an abstract needs for its last one to count as an outlook
 # Terms of the first two sentences count this much more than later ones (fitted: early_weight).
 EARLY_SENTENCES = 2
 # The features of a topic, in the order the model's weights are read.
@@ -504,12 +508,15 @@ def _score(lower: list[str], text: str, m: _Matcher) -> tuple[dict[int, float], 
     sentence, weight, resume = 0, SENTENCE_WEIGHTS[0], 0
     firsts, lengths, table = m.firsts, m.lengths, m.hits
     last = len(lower) - 1
+    final = lower.count(_BREAK) if lower.count(_BREAK) + 1 >= LAST_FROM else -1
     for i, word in enumerate(lower):
         if word not in firsts or i < resume:
             continue
         if word == _BREAK:
             sentence += 1
             weight = SENTENCE_WEIGHTS[sentence] if sentence < len(SENTENCE_WEIGHTS) else LATER_WEIGHT
+            if sentence == final:
+                weight = LAST_WEIGHT
             continue
         # The longest phrase starting here wins: "vision language model" is not also a "language model".
         longer = lengths.get(f"{word} {lower[i + 1]}") if i < last else None
