@@ -748,9 +748,13 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
     return out
 
 
-def _marks(words: frozenset[str]) -> tuple[tuple[str, ...], ...]:
-    """The markers as word tuples, the longest first."""
-    return tuple(sorted({tuple(m.lower().split()) for m in words}, key=len, reverse=True))
+def _marks(words: frozenset[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The markers as word tuples, by their last word (looked up at each word of a sentence)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for m in words:
+        mark = tuple(m.lower().split())
+        out.setdefault(mark[-1], []).append(mark)
+    return {last: tuple(sorted(marks, key=len, reverse=True)) for last, marks in out.items()}
 
 
 _EXAMPLE_MARKS = _marks(_W["example_markers"])
@@ -765,18 +769,27 @@ _LOOK_BACK = 14
 _CONTRAST_REACH = 3
 
 
-def _ends_with(low: list[str], k: int, mark: tuple[str, ...]) -> bool:
-    n = len(mark)
-    return k + 1 >= n and tuple(low[k + 1 - n:k + 1]) == mark
+def _marked(low: tuple[str, ...], k: int, marks: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    """Does a marker of ``marks`` (by its last word) end at ``low[k]``?"""
+    for mark in marks.get(low[k], ()):
+        n = len(mark)
+        if k + 1 >= n and low[k + 1 - n:k + 1] == mark:
+            return True
+    return False
 
 
-def _start_of(tokens: list[str], words: Sequence[str]) -> int:
-    """Where the phrase's words stand among the sentence's tokens, or -1."""
-    n = len(words)
-    low = [w.lower() for w in words]
-    first = low[0]
-    for i, t in enumerate(tokens):
-        if t.lower() == first and [x.lower() for x in tokens[i:i + n]] == low:
+@functools.lru_cache(maxsize=64)
+def _lowered_tokens(sentence: str) -> tuple[str, ...]:
+    return tuple(t.lower() for t in tokenize(sentence))
+
+
+def _start_of(low: tuple[str, ...], words: Sequence[str]) -> int:
+    """Where the phrase's words stand among the sentence's (lower-cased) tokens, or -1."""
+    need = tuple(w.lower() for w in words)
+    n = len(need)
+    first = need[0]
+    for i, t in enumerate(low):
+        if t == first and low[i:i + n] == need:
             return i
     return -1
 
@@ -788,13 +801,12 @@ def passing(sentence: str, words: Sequence[str]) -> bool:
     phrase leads no title: "Spike Triggered Covariance for ..." names what the paper generalises."""
     if not words:
         return False
-    tokens = tokenize(sentence)
-    start = _start_of(tokens, words)
+    low = _lowered_tokens(sentence)
+    start = _start_of(low, words)
     if start < 0:
         return False
-    low = [t.lower() for t in tokens]
     end = start + len(words)
-    if any(_ends_with(low, k, m) for k in range(start, end) for m in _CONTRAST_MARKS):
+    if any(_marked(low, k, _CONTRAST_MARKS) for k in range(start, end)):
         return True  # "Applying Existing Deep Neural Networks"
     for k in range(start - 1, max(-1, start - 1 - _LOOK_BACK), -1):
         t = low[k]
@@ -803,9 +815,9 @@ def passing(sentence: str, words: Sequence[str]) -> bool:
         if t == ":":
             # "analyse five popular models: absorbing random walks, hitting times, ...": a list
             return end < len(low) and low[end] in (",", "and", "or") or low[start - 1] in (",", "and", "or")
-        if any(_ends_with(low, k, m) for m in _EXAMPLE_MARKS):
+        if _marked(low, k, _EXAMPLE_MARKS):
             return True
-        if start - k <= _CONTRAST_REACH and "," not in low[k:start] and any(_ends_with(low, k, m) for m in _CONTRAST_MARKS) \
+        if start - k <= _CONTRAST_REACH and "," not in low[k:start] and _marked(low, k, _CONTRAST_MARKS) \
                 and not (t == "than" and (low[k + 1][:1].isdigit() or low[k + 1] in COUNTS)):
             return True  # "faster than a dynamic programming algorithm" (not "more than two sparse matrices")
         if k < start - 1 and (t in VERB_FORMS or t in CONTRIBUTION_FORMS or t in SUBJECT_FORMS):
