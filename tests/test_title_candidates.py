@@ -1122,6 +1122,9 @@ def test_a_word_broken_at_a_line_end_is_whole_again() -> None:
      "representation learning and planning", "representation learning and planning", False),
     ("The decomposition is a product of more than two sparse matrices",
      "sparse matrices", False),
+    # a marker word that is the phrase's own head noun: the paper's baseline, not another's
+    ("To mitigate this issue, we derive a bias-free action-dependent baseline for variance reduction.",
+     "action-dependent baseline", False),
 ])
 def test_a_phrase_mentioned_in_passing(sentence: str, phrase: str, expected: bool) -> None:
     from generator.derive.title.candidates import passing

@@ -806,8 +806,11 @@ def passing(sentence: str, words: Sequence[str]) -> bool:
     if start < 0:
         return False
     end = start + len(words)
-    if any(_marked(low, k, _CONTRAST_MARKS) for k in range(start, end)):
-        return True  # "Applying Existing Deep Neural Networks"
+    # A marker before the phrase's last word qualifies it ("Applying Existing Deep Neural
+    # Networks"); as the last word it is what the phrase names ("we derive an action-dependent
+    # baseline": the paper's own baseline, not another's).
+    if any(_marked(low, k, _CONTRAST_MARKS) for k in range(start, end - 1)):
+        return True
     for k in range(start - 1, max(-1, start - 1 - _LOOK_BACK), -1):
         t = low[k]
         if t in _OWN_VOICE or t in (";", "."):
