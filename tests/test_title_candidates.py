@@ -1101,3 +1101,52 @@ def test_a_word_broken_at_a_line_end_is_whole_again() -> None:
     assert not any("- " in t for t in titles), titles
     assert rejoined("over tree- structured spaces") == "over tree-structured spaces"
     assert rejoined("first- and second-order methods") == "first- and second-order methods"
+
+
+# -- a joined title leads with the paper's work, not with what it mentions in passing (issue 25) --
+
+@pytest.mark.parametrize("sentence, phrase, expected", [
+    # an example of a list
+    ("Our method generalizes similar approaches to this problem such as spike triggered average, "
+     "spike triggered covariance, or maximally informative dimensions.", "spike triggered covariance", True),
+    ("We analyze five popular models: absorbing random walks, hitting times, and eigenvectors of the Laplacian.",
+     "absorbing random walks", True),
+    # another's work, or what the paper improves on
+    ("We note directly applying existing deep neural networks does not produce reasonable results.",
+     "applying existing deep neural networks", True),
+    ("Our algorithm scales further than a dynamic programming algorithm for the problem.",
+     "dynamic programming algorithm", True),
+    # the paper's own work, after a contrast or a list that has ended
+    ("Unlike existing methods, we propose a hierarchical span memory for reading.", "hierarchical span memory", False),
+    ("We focus on systems with observations such as images, and propose an approach that combines "
+     "representation learning and planning", "representation learning and planning", False),
+    ("The decomposition is a product of more than two sparse matrices",
+     "sparse matrices", False),
+    # a marker word that is the phrase's own head noun: the paper's baseline, not another's
+    ("To mitigate this issue, we derive a bias-free action-dependent baseline for variance reduction.",
+     "action-dependent baseline", False),
+])
+def test_a_phrase_mentioned_in_passing(sentence: str, phrase: str, expected: bool) -> None:
+    from generator.derive.title.candidates import passing
+
+    words = next(tokens(sentence)[i:i + len(phrase.split())] for i in range(len(tokens(sentence)))
+                 if [t.lower() for t in tokens(sentence)[i:i + len(phrase.split())]] == phrase.split())
+    assert passing(sentence, words) is expected
+
+
+def test_a_joined_title_does_not_lead_with_an_example() -> None:
+    text = ("We present a novel non-parametric method for finding a subspace of stimulus features that contains "
+            "all information about the response of a system. Our method generalizes similar approaches to this "
+            "problem such as spike triggered average, spike triggered covariance, or maximally informative "
+            "dimensions. We use integral probability metrics in kernel Hilbert spaces to minimize the "
+            "information between uninformative features and responses.")
+    offered = [c.composed() for c in candidates(text) if c.kind == "combined"]
+    assert offered, "the abstract still offers joined titles"
+    assert not any(t.lower().startswith(("spike triggered", "maximally informative")) for t in offered)
+
+
+def test_a_purpose_does_not_open_on_an_infinitive() -> None:
+    from generator.derive.title.candidates import _purpose
+
+    assert _purpose(["to", "Incorporate", "Knowledge"]) == []
+    assert _purpose(["Reading", "Comprehension"]) == ["Reading", "Comprehension"]

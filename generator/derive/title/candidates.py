@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from generator.core.text import plain, sentences
@@ -60,6 +60,7 @@ from generator.derive.title.words import (
     CLAUSE,
     COMMON_ACRONYMS,
     CONTRIBUTION_FORMS,
+    COUNTS,
     GENERIC,
     GROUND,
     KNOWN_NAMES,
@@ -728,8 +729,12 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
                 out.append(_lazy(NAMED, rank, index, ours, (*stated, "for", *purpose), name, True))
     # what the paper offers, for what its opening sentence is about; and the first term it
     # keeps coming back to, for the same ("Hierarchical Span Memory for Reading Comprehension")
-    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in PREPOSITIONS for x in w)][:OFFERED] \
-        + [w for *_, w in terms if not any(x.lower() in PREPOSITIONS for x in w)][:2]
+    # (a phrase the sentence mentions in passing, an example or another's work, leads no title:
+    # "Spike Triggered Covariance for ..." of "generalizes approaches such as spike triggered
+    # covariance", "Applying Existing Deep Neural Networks for ...")
+    offered = [w for i, ours, w in phrases if ours and i > 0 and not any(x.lower() in PREPOSITIONS for x in w)
+               and not passing(sentences[i], w)][:OFFERED] \
+        + [w for _, i, _, w in terms if not any(x.lower() in PREPOSITIONS for x in w) and not passing(sentences[i], w)][:2]
     opening = [(w, {x.lower() for x in w}) for i, ours, w in phrases if i == 0 or (i == 1 and not ours)][:OPENING]
     if found and any(w.lower() in PREPOSITIONS for w in found.desc):
         offered = []  # the abstract says itself what its method is for ("a framework for X")
@@ -741,6 +746,86 @@ def candidates(text: str, stop: Callable[[Candidate], bool] | None = None) -> li
                 words = (*head, "for", *tail)
                 out.append(_lazy(COMBINED, rank, 0, True, words, name if name and name.lower() not in " ".join(words).lower() else ""))
     return out
+
+
+def _marks(words: frozenset[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The markers as word tuples, by their last word (looked up at each word of a sentence)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for m in words:
+        mark = tuple(m.lower().split())
+        out.setdefault(mark[-1], []).append(mark)
+    return {last: tuple(sorted(marks, key=len, reverse=True)) for last, marks in out.items()}
+
+
+_EXAMPLE_MARKS = _marks(_W["example_markers"])
+_CONTRAST_MARKS = _marks(_W["contrast_markers"])
+# where what a contrast or an example list says ends, looking back from a phrase: the paper's own
+# voice ("Unlike existing methods, we propose X": X is no contrast)
+_OWN_VOICE = frozenset({"we", "our", "i", "my"})
+# how far back a phrase's marker may be: "such as spike triggered average, spike triggered
+# covariance, or ..." lists a few phrases after it
+_LOOK_BACK = 14
+# how far back a contrast's word may be: "than the popular X", "unlike X"
+_CONTRAST_REACH = 3
+
+
+def _marked(low: tuple[str, ...], k: int, marks: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    """Does a marker of ``marks`` (by its last word) end at ``low[k]``?"""
+    for mark in marks.get(low[k], ()):
+        n = len(mark)
+        if k + 1 >= n and low[k + 1 - n:k + 1] == mark:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=64)
+def _lowered_tokens(sentence: str) -> tuple[str, ...]:
+    return tuple(t.lower() for t in tokenize(sentence))
+
+
+def _start_of(low: tuple[str, ...], words: Sequence[str]) -> int:
+    """Where the phrase's words stand among the sentence's (lower-cased) tokens, or -1."""
+    need = tuple(w.lower() for w in words)
+    n = len(need)
+    first = need[0]
+    for i, t in enumerate(low):
+        if t == first and low[i:i + n] == need:
+            return i
+    return -1
+
+
+def passing(sentence: str, words: Sequence[str]) -> bool:
+    """Is the phrase one the sentence mentions in passing, not its subject: an example of a list
+    ("such as A, B, or C", "five models: A, B, C"), or another's work or a contrast ("existing
+    deep neural networks", "faster than a dynamic programming algorithm", "unlike X")? Such a
+    phrase leads no title: "Spike Triggered Covariance for ..." names what the paper generalises."""
+    if not words:
+        return False
+    low = _lowered_tokens(sentence)
+    start = _start_of(low, words)
+    if start < 0:
+        return False
+    end = start + len(words)
+    # A marker before the phrase's last word qualifies it ("Applying Existing Deep Neural
+    # Networks"); as the last word it is what the phrase names ("we derive an action-dependent
+    # baseline": the paper's own baseline, not another's).
+    if any(_marked(low, k, _CONTRAST_MARKS) for k in range(start, end - 1)):
+        return True
+    for k in range(start - 1, max(-1, start - 1 - _LOOK_BACK), -1):
+        t = low[k]
+        if t in _OWN_VOICE or t in (";", "."):
+            return False
+        if t == ":":
+            # "analyse five popular models: absorbing random walks, hitting times, ...": a list
+            return end < len(low) and low[end] in (",", "and", "or") or low[start - 1] in (",", "and", "or")
+        if _marked(low, k, _EXAMPLE_MARKS):
+            return True
+        if start - k <= _CONTRAST_REACH and "," not in low[k:start] and _marked(low, k, _CONTRAST_MARKS) \
+                and not (t == "than" and (low[k + 1][:1].isdigit() or low[k + 1] in COUNTS)):
+            return True  # "faster than a dynamic programming algorithm" (not "more than two sparse matrices")
+        if k < start - 1 and (t in VERB_FORMS or t in CONTRIBUTION_FORMS or t in SUBJECT_FORMS):
+            return False  # "such as images, and propose an approach that combines X": a clause of its own
+    return False
 
 
 # "Recent work has shown that ...", "Prior studies suggest ...", "Recently, it was shown that ...":
@@ -827,8 +912,8 @@ def _purpose(words: list[str]) -> list[str]:
     """The words as what a title's "X for Y" says its X is for, or [] when they cannot be: a
     purpose with a purpose of its own ("Neural Network for Methodology for Using Symbolic
     Knowledge") chains two "for"s, and a reader cannot tell what serves what."""
-    if any(w.lower() == "for" for w in words):
-        return []
+    if any(w.lower() == "for" for w in words) or (words and words[0].lower() in PREPOSITIONS | {"to"}):
+        return []  # (nor "Prior Formulation for to Incorporate ...": an infinitive is no purpose of "for")
     # "Generating Node Embeddings for Foundations of Deep Learning": for the field the phrase rests on
     k = next((k for k, w in enumerate(words[:3]) if w.lower() in GROUND), -1)
     if k >= 0 and k + 2 < len(words) and words[k + 1].lower() == "of":
