@@ -382,7 +382,8 @@ _WORD_LISTS = (
     "cannot_end", "manner_nouns", "count_words", "adjectives_with_to", "hanging_adjectives", "established_names",
     "own_work_nouns", "giving_words", "presenting_words", "loose_words", "object_stops", "next_clause_verbs",
     "object_openers", "says_little_words", "cut_idioms", "result_nouns", "kind_of_heads", "glued_words",
-    "example_markers", "contrast_markers",
+    "example_markers", "contrast_markers", "not_verbs_before_object", "irregular_participles",
+    "nominal_gerunds",
 )
 # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
 _WORDS = "words (quote on, no, yes)"

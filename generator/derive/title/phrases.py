@@ -21,6 +21,10 @@ from generator.derive.title.words import (
     DOUBLING,
     FILLER,
     GENERIC,
+    IRREGULAR_PARTICIPLES,
+    LOOSE_PREPOSITIONS,
+    NOMINAL_GERUNDS,
+    NOT_VERBS_BEFORE_OBJECT,
     LIGHT_FILLERS,
     LIGHT_VERBS,
     MANNER,
@@ -130,6 +134,10 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                 break
             if tok.islower() and _THIRD_PERSON_S.match(low) and (low in _CANNOT_END or _verb_before_its_object(out[-1], tok, tokens, i + 1)):
                 break  # "the multi-armed bandit problem | constitutes an archetypal setting": its verb ends it
+            if verb_in_place(tokens, i) or (subject and tok.islower() and _verb_after_singular(out[-1], low)
+                                            and not low.endswith(("is", "us", "ss", "ics"))
+                                            and _modifier_follows(tokens, i + 1)):
+                break  # "... loss and | connect it to ...", "Semantic scene completion | predicts volumetric ..."
             if subject and PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
                     and low not in PREPOSITIONS and low not in ("and", "or"):
                 break  # "Deep research agents extend ...": a verb after a plural subject
@@ -340,6 +348,57 @@ def _verb_before_its_object(prev: str, word: str, tokens: list[str], i: int) -> 
         and i < len(tokens) and tokens[i].lower() in _DETERMINERS
 
 
+# What opens the object a verb takes right after it: an article, a determiner, a pronoun
+# ("and connect it to ...", "considering a generative cost"); not "that" (a noun takes a relative
+# clause) nor "each" ("weights each time").
+_OBJECT_OPENERS = frozenset("a an the this these those its their our his her it them".split())
+_LOWER_WORD = re.compile(r"^[a-z][a-z\-]*[a-z]$")
+_PARTICIPLE = re.compile(r"^[a-z]{3,}(?:ed|en)$")
+
+
+def verb_in_place(tokens: list[str], i: int) -> bool:
+    """Is ``tokens[i]`` used as a verb where it stands, so that no noun phrase holds it? A word
+    is a verb by its form and its place together, since most words of a field are nouns and verbs
+    both ("model", "design"): before its object (an article or a pronoun next), one in -ing or -ed
+    after a noun ("a hybrid training objective | considering a generative cost"), a plain one
+    coordinated with a verb ("the local back-matching loss and | connect it to ..."), or after a
+    plural subject ("platforms for sparse regression | assume the ..."); before its agent, a
+    participle ("biclusters | found by ..."). A noun is followed by a preposition, a clause or
+    another noun, and a phrase opening a sentence ("In this case the ...", "In online learning
+    the ...") ends on a noun that an article may follow: a word after a determiner, and an -ing
+    noun of a field, are no verbs."""
+    tok = tokens[i]
+    if i == 0 or i + 1 >= len(tokens) or not _LOWER_WORD.match(tok):
+        return False
+    low, nxt, prev = tok, tokens[i + 1].lower(), tokens[i - 1].lower()
+    if low in _STOP or low in PREPOSITIONS or low in LOOSE_PREPOSITIONS or low in NOT_VERBS_BEFORE_OBJECT \
+            or low in ADVERBS or low in CONTINUING_PARTICIPLES or prev in _DETERMINERS or prev in _OBJECT_START:
+        return False
+    participle = _PARTICIPLE.match(low) is not None or low in IRREGULAR_PARTICIPLES
+    if nxt == "by":
+        return participle
+    if nxt not in _OBJECT_OPENERS or (low.endswith("ly") and len(low) > 4):
+        return False
+    if low.endswith("ing") and len(low) > 5:
+        return low not in NOMINAL_GERUNDS and prev not in PREPOSITIONS and prev[:1].isalpha()
+    if participle and low.endswith("ed"):
+        return prev[:1].isalpha() and prev not in PREPOSITIONS
+    if low.endswith("s"):
+        return prev in ("and", "or")
+    return prev in ("and", "or") or (_plural_noun(tokens[i - 1]) and tokens[i - 1].isalpha())
+
+
+def _modifier_follows(tokens: list[str], i: int) -> bool:
+    """Does an adjective or a determiner follow, opening an object ("completion predicts |
+    volumetric occupancy")? Not a plain word, which may be the verb of a plural before it
+    ("partition models | divide a ...", "noising schemes | control overfitting")."""
+    if i >= len(tokens):
+        return False
+    nxt = tokens[i].lower()
+    return nxt in _DETERMINERS or (nxt.isalpha() and tokens[i].islower() and _ADJECTIVE_END.search(nxt) is not None
+                                   and nxt not in ADJECTIVE_LIKE_NOUNS)
+
+
 def _noun_follows(tokens: list[str], i: int) -> bool:
     """Does what follows ``tokens[i - 1]`` show it to be a noun, not a verb: a preposition or the
     end of the clause? "predict semantic and instance features from images" (a verb has its
@@ -449,6 +508,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
                     and not _noun_follows(tokens, i)) \
                 or (run and _verb_before_its_object(run[-1], tok, tokens, i)) \
+                or (run and verb_in_place(tokens, i - 1)) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase

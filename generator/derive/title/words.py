@@ -81,6 +81,15 @@ SUBORDINATORS = _W["subordinators"]
 
 
 BACKGROUND_VERBS = _W["background_verbs"]
+
+
+NOT_VERBS_BEFORE_OBJECT = _W["not_verbs_before_object"]
+
+
+IRREGULAR_PARTICIPLES = _W["irregular_participles"]
+
+
+NOMINAL_GERUNDS = _W["nominal_gerunds"]
 _CANNOT_END = _W["cannot_end"]
 
 
