@@ -1150,3 +1150,38 @@ def test_a_purpose_does_not_open_on_an_infinitive() -> None:
 
     assert _purpose(["to", "Incorporate", "Knowledge"]) == []
     assert _purpose(["Reading", "Comprehension"]) == ["Reading", "Comprehension"]
+
+
+def test_a_verb_coordinated_with_another_is_no_word_of_a_phrase() -> None:
+    # "... loss and connect it to ...": "connect" takes "it"; it is the verb of "we study", not a noun
+    found = noun_phrases(tokens("We study the curvature of the local matching loss and connect it to the speed of training"))
+    assert ["local", "matching", "loss"] in found, found
+    assert not any("connect" in p for p in found), found
+
+
+def test_a_participle_before_its_object_or_agent_ends_the_phrase() -> None:
+    found = noun_phrases(tokens("we introduce a hybrid training objective considering a generative cost function"))
+    assert ["hybrid", "training", "objective"] in found, found
+    found = noun_phrases(tokens("a procedure for statistical inference on biclusters found by score-based algorithms"))
+    assert ["procedure", "for", "statistical", "inference", "on", "biclusters"] in found, found
+
+
+def test_a_noun_an_article_follows_stays_a_noun() -> None:
+    # an opening phrase without its comma ends on a noun, not a verb: "In online learning the ..."
+    found = noun_phrases(tokens("In online learning the learner sees one example at a time"))
+    assert ["online", "learning"] in found, found
+    found = noun_phrases(tokens("We prune all the layers of deep convolutional networks"))
+    assert ["layers", "of", "deep", "convolutional", "networks"] in found, found
+
+
+def test_a_subject_ends_before_its_verb_in_s() -> None:
+    text = ("Semantic scene completion predicts volumetric occupancy and object category of a 3D scene. "
+            "In this work, we propose a disentangled framework that carries out 2D segmentation, reprojection "
+            "and 3D scene completion in turn.")
+    assert not derive_title(text).endswith("Predicts"), derive_title(text)
+    # a plural whose verb follows stays whole: "partition models | divide a space"
+    from generator.derive.title.phrases import _phrase
+    assert _phrase(tokens("Stochastic partition models divide a multi-dimensional space"), 0, subject=True) \
+        == ["Stochastic", "partition", "models"]
+    assert _phrase(tokens("Semantic scene completion predicts volumetric occupancy"), 0, subject=True) \
+        == ["Semantic", "scene", "completion"]
