@@ -1185,3 +1185,22 @@ def test_a_subject_ends_before_its_verb_in_s() -> None:
         == ["Stochastic", "partition", "models"]
     assert _phrase(tokens("Semantic scene completion predicts volumetric occupancy"), 0, subject=True) \
         == ["Semantic", "scene", "completion"]
+
+
+def test_the_verb_after_a_modal_and_its_subject_is_no_word_of_a_phrase() -> None:
+    # "that can | solve X": "can" is not the verb, the word after it is
+    found = noun_phrases(tokens("We present a recurrent network that can solve constraint satisfaction problems"))
+    assert ["constraint", "satisfaction", "problems"] in found, found
+    found = noun_phrases(tokens("How can we efficiently propagate uncertainty in a latent state representation"))
+    assert ["uncertainty", "in", "a", "latent", "state", "representation"] in found \
+        or ["uncertainty"] not in found and not any("propagate" in p for p in found), found
+    found = noun_phrases(tokens("and its effective use helps improve analysis sensitivity"))
+    assert not any("improve" in p for p in found), found
+
+
+def test_a_plain_verb_ends_the_subject_before_its_object() -> None:
+    from generator.derive.title.phrases import _phrase
+    words = _phrase(tokens("Solvers of distributed sparse regression assume the data is partitioned"), 0, subject=True)
+    assert words == ["Solvers", "of", "distributed", "sparse", "regression"], words
+    found = noun_phrases(tokens("Convolutional Neural Networks define an exceptionally powerful class of model"))
+    assert ["Convolutional", "Neural", "Networks"] in found, found

@@ -138,6 +138,10 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                                             and not low.endswith(("is", "us", "ss", "ics"))
                                             and _modifier_follows(tokens, i + 1)):
                 break  # "... loss and | connect it to ...", "Semantic scene completion | predicts volumetric ..."
+            if subject and _LOWER_WORD.match(tok) and i + 1 < len(tokens) and tokens[i + 1].lower() in _OBJECT_OPENERS \
+                    and not low.endswith(("s", "ly")) and low not in _STOP and low not in NOT_VERBS_BEFORE_OBJECT \
+                    and out[-1].lower() not in _DETERMINERS:
+                break  # "approaches to distributed sparse regression | assume the data ...": the subject's verb
             if subject and PLURAL.search(out[-1]) and tok.isalpha() and tok.islower() \
                     and low not in PREPOSITIONS and low not in ("and", "or"):
                 break  # "Deep research agents extend ...": a verb after a plural subject
@@ -313,7 +317,8 @@ def _expansion(tokens: list[str], i: int) -> list[str]:
 # Words that may join two parts of one noun phrase ("learning of sparse codes for images").
 _JOINS = frozenset("of for in on with and via from under over across between without through using during throughout".split())
 # A word after these is a verb, whatever it looks like ("we train", "it improves", "to render").
-_VERB_NEXT = frozenset("we it they which that who to can may will have has had".split())
+_VERB_NEXT = frozenset("we it they which that who to can may will have has had could would should must might "
+                       "cannot help helps helped".split())
 MAX_PHRASE_WORDS = 10
 # Words that open a subordinate clause: the phrases after them are details.
 _SUBORDINATE = frozenset("where which while whereas whilst although though wherein whereby whose".split())
@@ -356,7 +361,7 @@ _LOWER_WORD = re.compile(r"^[a-z][a-z\-]*[a-z]$")
 _PARTICIPLE = re.compile(r"^[a-z]{3,}(?:ed|en)$")
 
 
-def verb_in_place(tokens: list[str], i: int) -> bool:
+def verb_in_place(tokens: list[str], i: int, opening: bool = True) -> bool:
     """Is ``tokens[i]`` used as a verb where it stands, so that no noun phrase holds it? A word
     is a verb by its form and its place together, since most words of a field are nouns and verbs
     both ("model", "design"): before its object (an article or a pronoun next), one in -ing or -ed
@@ -366,11 +371,14 @@ def verb_in_place(tokens: list[str], i: int) -> bool:
     participle ("biclusters | found by ..."). A noun is followed by a preposition, a clause or
     another noun, and a phrase opening a sentence ("In this case the ...", "In online learning
     the ...") ends on a noun that an article may follow: a word after a determiner, and an -ing
-    noun of a field, are no verbs."""
+    noun of a field, are no verbs. Past such an opening (``opening`` false: the sentence opens
+    on no preposition, or its comma is behind), a plain word before its object is a verb too:
+    "approaches to distributed sparse regression | assume the data ..."."""
     tok = tokens[i]
     if i == 0 or i + 1 >= len(tokens) or not _LOWER_WORD.match(tok):
         return False
-    low, nxt, prev = tok, tokens[i + 1].lower(), tokens[i - 1].lower()
+    # (the next word as written: "matrix A" names a matrix, "matrix a" is no English)
+    low, nxt, prev = tok, tokens[i + 1], tokens[i - 1].lower()
     if low in _STOP or low in PREPOSITIONS or low in LOOSE_PREPOSITIONS or low in NOT_VERBS_BEFORE_OBJECT \
             or low in ADVERBS or low in CONTINUING_PARTICIPLES or prev in _DETERMINERS or prev in _OBJECT_START:
         return False
@@ -385,7 +393,8 @@ def verb_in_place(tokens: list[str], i: int) -> bool:
         return prev[:1].isalpha() and prev not in PREPOSITIONS
     if low.endswith("s"):
         return prev in ("and", "or")
-    return prev in ("and", "or") or (_plural_noun(tokens[i - 1]) and tokens[i - 1].isalpha())
+    return prev in ("and", "or") or (_is_plural(tokens[i - 1]) and tokens[i - 1].isalpha()) \
+        or (not opening and not low.endswith(("ed", "ing")) and prev[:1].isalpha() and prev not in PREPOSITIONS)
 
 
 def _modifier_follows(tokens: list[str], i: int) -> bool:
@@ -471,6 +480,9 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
 
     n = len(tokens)
     inverted = False
+    # a sentence opening on a preposition ends that phrase on a noun an article may follow ("In
+    # this case the ...", "For sparse data the ..."), up to its first comma
+    opening = bool(tokens) and (tokens[0].lower() in PREPOSITIONS or tokens[0].lower() in SUBORDINATORS)
     while i < n:
         tok = tokens[i]
         if tok == "(" or tok == "[":
@@ -500,7 +512,9 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             continue
         if skip_next:
             # "to further stabilize X", "we then train": the adverb, then the verb, go
-            skip_next = (low.endswith("ly") and len(low) > 4) or low in ADVERBS
+            # (a modal or a subject keeps it going: "that can | solve X", "how can we efficiently |
+            # propagate X" -- the verb is the word after them)
+            skip_next = (low.endswith("ly") and len(low) > 4) or low in ADVERBS or low in _VERB_NEXT
             close()
         elif run and low in _JOINS:
             run.append(tok)
@@ -508,7 +522,7 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
                 or (run and low[-1:] == "s" and tok.islower() and _verb_after_singular(run[-1], low)
                     and not _noun_follows(tokens, i)) \
                 or (run and _verb_before_its_object(run[-1], tok, tokens, i)) \
-                or (run and verb_in_place(tokens, i - 1)) \
+                or (run and verb_in_place(tokens, i - 1, opening and "," not in tokens[:i - 1])) \
                 or (run and tok.isalpha() and tok.islower() and _plural_noun(run[-1])):
             if low in _PLURAL_VERBS and _ends_on_a_clause_subject(run) and not _relative_open(tokens, i - 1):
                 run.clear()  # "the amount of generalizable information language models learn": no phrase
