@@ -1204,3 +1204,10 @@ def test_a_plain_verb_ends_the_subject_before_its_object() -> None:
     assert words == ["Solvers", "of", "distributed", "sparse", "regression"], words
     found = noun_phrases(tokens("Convolutional Neural Networks define an exceptionally powerful class of model"))
     assert ["Convolutional", "Neural", "Networks"] in found, found
+
+
+def test_and_before_a_preposition_ends_the_phrase() -> None:
+    # "and" joins two prepositional phrases here, not two nouns: no title "... Spaces and for Learning"
+    found = noun_phrases(tokens("We study online linear optimization over Hilbert spaces and for learning with kernels"))
+    assert ["online", "linear", "optimization", "over", "Hilbert", "spaces"] in found, found
+    assert not any(p[-1] == "and" or ("and" in p and "for" in p) for p in found), found

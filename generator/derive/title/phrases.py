@@ -110,6 +110,9 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
             continue
         if tok in ",;:)]" or tok in ("–", "—", "-"):
             break
+        if out and not wh and low in PREPOSITIONS and low != "to" and out[-1].lower() in ("and", "or"):
+            out.pop()
+            break  # "... spaces and | for learning": two prepositional phrases, not one noun phrase
         if out and _manner_end(tokens, i):
             break  # "... in an unsupervised manner": how it is done, not part of what
         if out and low in WITH_TO and i + 1 < len(tokens) and tokens[i + 1].lower() == "to":
@@ -516,6 +519,11 @@ def noun_phrases(tokens: list[str]) -> list[list[str]]:
             # propagate X" -- the verb is the word after them)
             skip_next = (low.endswith("ly") and len(low) > 4) or low in ADVERBS or low in _VERB_NEXT
             close()
+        elif run and low in _JOINS and low not in ("and", "or") and run[-1].lower() in ("and", "or"):
+            # "over Hilbert spaces and | for learning": "and" joins two prepositional phrases, not
+            # two nouns of one phrase; the one before it ends there
+            run.pop()
+            close(tok)
         elif run and low in _JOINS:
             run.append(tok)
         elif low in _BREAK_WORDS or not low[:1].isalnum() or (low.endswith("ly") and len(low) > 4) \
