@@ -1192,8 +1192,7 @@ def test_the_verb_after_a_modal_and_its_subject_is_no_word_of_a_phrase() -> None
     found = noun_phrases(tokens("We present a recurrent network that can solve constraint satisfaction problems"))
     assert ["constraint", "satisfaction", "problems"] in found, found
     found = noun_phrases(tokens("How can we efficiently propagate uncertainty in a latent state representation"))
-    assert ["uncertainty", "in", "a", "latent", "state", "representation"] in found \
-        or ["uncertainty"] not in found and not any("propagate" in p for p in found), found
+    assert not any("propagate" in p for p in found), found
     found = noun_phrases(tokens("and its effective use helps improve analysis sensitivity"))
     assert not any("improve" in p for p in found), found
 
