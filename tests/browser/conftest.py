@@ -18,8 +18,6 @@ from __future__ import annotations
 import functools
 import http.server
 import re
-import shutil
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ PHONE = {"width": 390, "height": 844}
 PAGES_KEY = pytest.StashKey[list]()
 
 
-from support import CHROMIUM, BuiltSite, published_papers, zensical_build  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
+from support import CHROMIUM, BuiltSite, published_papers  # noqa: E402  (the `browser` and `zensical_site` fixtures are in tests/conftest.py)
 
 BUILDERS = ("mkdocs", "zensical")
 
@@ -62,18 +60,6 @@ def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True, name=f"serve {directory}").start()
     return server, f"http://{HOST}:{server.server_address[1]}/"
-
-
-@pytest.fixture(scope="session")
-def zensical_site(mission_site, tmp_path_factory) -> BuiltSite:
-    """The mission site's generated project built by Zensical instead of MkDocs."""
-    root = tmp_path_factory.mktemp("zensical")
-    shutil.copytree(mission_site.root, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("site"))
-    run = zensical_build(root)
-    if run.returncode != 0 and "No such file" in run.stderr + run.stdout and not Path(sys.executable).with_name("zensical").exists():
-        pytest.skip("zensical is not installed in this environment (requirements-test.txt pins it)")
-    assert run.returncode == 0, run.stdout + run.stderr
-    return BuiltSite(root, root / "docs", root / "site", mission_site.generate_output)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
