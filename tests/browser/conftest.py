@@ -9,9 +9,9 @@ costs seconds.
 Every test of this folder is skipped (with the reason) when no Chromium is installed;
 Playwright's own browser download is not used: the tests drive the system Chromium.
 A page records console errors and warnings, uncaught exceptions, failed requests and
-every request to a host other than 127.0.0.1 (those are aborted: the site must work
-offline). When a test fails, each of its pages is saved as a screenshot under
-tests/artifacts/, named after the test.
+every request to a host other than 127.0.0.1 (those fail: the browser resolves no host
+name, CHROMIUM_ARGS in support.py; the site must work offline). When a test fails, each
+of its pages is saved as a screenshot under tests/artifacts/, named after the test.
 """
 from __future__ import annotations
 
@@ -136,16 +136,9 @@ def open_page(browser, page_log: PageLog, request) -> Iterator[Callable[..., obj
     contexts = []
     pages = request.node.stash.setdefault(PAGES_KEY, [])
 
-    def _abort_external(route) -> None:
-        if is_external(route.request.url):
-            route.abort()
-        else:
-            route.continue_()
-
     def _open(viewport: dict = DESKTOP, color_scheme: str = "light"):
         context = browser.new_context(viewport=viewport, color_scheme=color_scheme, service_workers="block")
         context.set_default_timeout(10_000)
-        context.route("**/*", _abort_external)
         contexts.append(context)
         page = context.new_page()
 
@@ -161,7 +154,7 @@ def open_page(browser, page_log: PageLog, request) -> Iterator[Callable[..., obj
                 page_log.external_requests.append(f"{req.url} (from {page.url})")
 
         def on_failed(req) -> None:
-            # External requests are aborted on purpose (and recorded); ERR_ABORTED is a
+            # External requests fail on purpose (and are recorded); ERR_ABORTED is a
             # request cut short by leaving the page, which a reader does all the time.
             if not is_external(req.url) and "ERR_ABORTED" not in (req.failure or ""):
                 page_log.failed_requests.append(f"{req.method} {req.url}: {req.failure}")
