@@ -6,10 +6,12 @@ hostile and browser folders have conftest modules of their own.)
 from __future__ import annotations
 
 import shutil
+import sys
+from pathlib import Path
 
 import pytest
 from support import (CHROMIUM, CHROMIUM_ARGS, HOSTILE_ABSTRACT, HOSTILE_TITLE, REPO, SITE_URL, BuiltSite, build_site,
-                     mkdocs_build)
+                     mkdocs_build, zensical_build)
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +32,19 @@ def mission_rendered(mission_site, tmp_path_factory):
     run = mkdocs_build(root)
     assert run.returncode == 0, run.stderr
     return root
+
+
+@pytest.fixture(scope="session")
+def zensical_site(mission_site, tmp_path_factory) -> BuiltSite:
+    """The mission site's generated project built by Zensical instead of MkDocs: read by
+    test_site.py, and served to every browser test of tests/browser/ a second time."""
+    root = tmp_path_factory.mktemp("zensical")
+    shutil.copytree(mission_site.root, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("site"))
+    run = zensical_build(root)
+    if run.returncode != 0 and "No such file" in run.stderr + run.stdout and not Path(sys.executable).with_name("zensical").exists():
+        pytest.skip("zensical is not installed in this environment (requirements-test.txt pins it)")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return BuiltSite(root, root / "docs", root / "site", mission_site.generate_output)
 
 
 @pytest.fixture(scope="session")

@@ -76,21 +76,32 @@ WORD = st.sampled_from(["word", "a&amp;b", "x &lt; y", "\u00e9t\u00e9", "</", "<
 ATTR_VALUE = st.sampled_from(["x", "a b", "line\n    two", "a > b", "", "'q'", "\n"])
 
 
+# The strategies a fragment draws from, made once: hypothesis spent most of these tests
+# building and checking a new strategy object for every draw of every example.
+_KINDS = st.sampled_from(["text", "text", "inline", "block", "kept", "comment", "void"])
+_LEAF_KINDS = st.sampled_from(["text", "void"])
+_INLINE = st.sampled_from(["a", "span", "em"])
+_BLOCK = st.sampled_from(["div", "p", "li", "section"])
+_KEPT_TAGS = st.sampled_from(sorted(KEPT))
+_RUN = st.lists(st.one_of(WORD, SPACE), max_size=6)
+_COUNT = st.integers(0, 6)
+
+
 @st.composite
-def fragments(draw, depth: int = 0) -> str:
+def _fragments(draw, depth: int) -> str:
     parts = []
-    for _ in range(draw(st.integers(0, 6))):
-        kind = draw(st.sampled_from(["text", "text", "inline", "block", "kept", "comment", "void"] if depth < 3 else ["text", "void"]))
+    for _ in range(draw(_COUNT)):
+        kind = draw(_KINDS if depth < 3 else _LEAF_KINDS)
         if kind == "text":
-            parts.append("".join(draw(st.lists(st.one_of(WORD, SPACE), max_size=6))).replace("<", "&lt;"))
+            parts.append("".join(draw(_RUN)).replace("<", "&lt;"))
         elif kind in ("inline", "block"):
-            tag = draw(st.sampled_from(["a", "span", "em"] if kind == "inline" else ["div", "p", "li", "section"]))
+            tag = draw(_INLINE if kind == "inline" else _BLOCK)
             value = draw(ATTR_VALUE).replace('"', "&quot;")
             parts.append(f'<{tag} class="{value}"{draw(SPACE)}title="{draw(ATTR_VALUE)}">'.replace('title=""">', 'title="">')
-                         + draw(fragments(depth + 1)) + f"</{tag}>")
+                         + draw(_BY_DEPTH[depth + 1]) + f"</{tag}>")
         elif kind == "kept":
-            tag = draw(st.sampled_from(sorted(KEPT)))
-            inner = "".join(draw(st.lists(st.one_of(WORD, SPACE), max_size=6)))
+            tag = draw(_KEPT_TAGS)
+            inner = "".join(draw(_RUN))
             inner = inner.replace("<", "&lt;") if tag not in ("script", "style") else inner.replace("</", "< /")
             parts.append(f"<{tag}>{inner}</{tag}>")
         elif kind == "comment":
@@ -99,6 +110,15 @@ def fragments(draw, depth: int = 0) -> str:
             parts.append(f'<br>{draw(SPACE)}<img alt="{draw(ATTR_VALUE)}">')
         parts.append(draw(SPACE))
     return "".join(parts)
+
+
+_BY_DEPTH = [_fragments(depth) for depth in range(4)]
+
+
+def fragments() -> st.SearchStrategy[str]:
+    """A piece of HTML: text, inline and block elements nested up to three deep, kept
+    elements, comments and void elements, with white space of every kind between."""
+    return _BY_DEPTH[0]
 
 
 @settings(max_examples=400, deadline=None)

@@ -128,19 +128,17 @@ def test_a_seed_that_spells_a_slot_marker_stays_text(merged_site):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-def _project_with_frames(tmp_path: Path) -> Path:
+def _project_with_frames(mission_site, tmp_path: Path) -> Path:
+    """The mission project as the generator left it (mkdocs.yml, overrides/, docs/), before
+    any site step: a copy without its site/, the site step's cache and the seeds."""
     root = tmp_path / "p"
-    shutil.copytree(REPO / "overrides", root / "overrides")
-    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    shutil.copytree(REPO / "docs" / "assets", root / "docs" / "assets")
-    shutil.copy(REPO / "docs" / "contribute.md", root / "docs" / "contribute.md")
-    gen = run_generator("build", "--seeds", str(REPO / "seeds"), "--docs", str(root / "docs"), "--no-cache", cwd=root)
-    assert gen.returncode == 0, gen.stderr
+    shutil.copytree(mission_site.root, root, ignore=lambda folder, names: [
+        n for n in names if Path(folder) == mission_site.root and n in ("site", ".cache", "seeds")])
     return root
 
 
-def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(tmp_path):
-    root = _project_with_frames(tmp_path)
+def test_pages_the_frame_cannot_stand_for_are_errors_naming_the_file(mission_site, tmp_path):
+    root = _project_with_frames(mission_site, tmp_path)
     page = sorted((root / "docs" / "papers").glob("[!_]*.md"))[0]
     text = page.read_text(encoding="utf-8")
     page.write_text(text.replace('template: "paper.html"', 'template: "listing.html"'), encoding="utf-8")

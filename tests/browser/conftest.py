@@ -9,17 +9,15 @@ costs seconds.
 Every test of this folder is skipped (with the reason) when no Chromium is installed;
 Playwright's own browser download is not used: the tests drive the system Chromium.
 A page records console errors and warnings, uncaught exceptions, failed requests and
-every request to a host other than 127.0.0.1 (those are aborted: the site must work
-offline). When a test fails, each of its pages is saved as a screenshot under
-tests/artifacts/, named after the test.
+every request to a host other than 127.0.0.1 (those fail: the browser resolves no host
+name, CHROMIUM_ARGS in support.py; the site must work offline). When a test fails, each
+of its pages is saved as a screenshot under tests/artifacts/, named after the test.
 """
 from __future__ import annotations
 
 import functools
 import http.server
 import re
-import shutil
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ PHONE = {"width": 390, "height": 844}
 PAGES_KEY = pytest.StashKey[list]()
 
 
-from support import CHROMIUM, BuiltSite, published_papers, zensical_build  # noqa: E402  (the `browser` fixture is in tests/conftest.py)
+from support import CHROMIUM, BuiltSite, published_papers  # noqa: E402  (the `browser` and `zensical_site` fixtures are in tests/conftest.py)
 
 BUILDERS = ("mkdocs", "zensical")
 
@@ -62,18 +60,6 @@ def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True, name=f"serve {directory}").start()
     return server, f"http://{HOST}:{server.server_address[1]}/"
-
-
-@pytest.fixture(scope="session")
-def zensical_site(mission_site, tmp_path_factory) -> BuiltSite:
-    """The mission site's generated project built by Zensical instead of MkDocs."""
-    root = tmp_path_factory.mktemp("zensical")
-    shutil.copytree(mission_site.root, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("site"))
-    run = zensical_build(root)
-    if run.returncode != 0 and "No such file" in run.stderr + run.stdout and not Path(sys.executable).with_name("zensical").exists():
-        pytest.skip("zensical is not installed in this environment (requirements-test.txt pins it)")
-    assert run.returncode == 0, run.stdout + run.stderr
-    return BuiltSite(root, root / "docs", root / "site", mission_site.generate_output)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -150,16 +136,9 @@ def open_page(browser, page_log: PageLog, request) -> Iterator[Callable[..., obj
     contexts = []
     pages = request.node.stash.setdefault(PAGES_KEY, [])
 
-    def _abort_external(route) -> None:
-        if is_external(route.request.url):
-            route.abort()
-        else:
-            route.continue_()
-
     def _open(viewport: dict = DESKTOP, color_scheme: str = "light"):
         context = browser.new_context(viewport=viewport, color_scheme=color_scheme, service_workers="block")
         context.set_default_timeout(10_000)
-        context.route("**/*", _abort_external)
         contexts.append(context)
         page = context.new_page()
 
@@ -175,7 +154,7 @@ def open_page(browser, page_log: PageLog, request) -> Iterator[Callable[..., obj
                 page_log.external_requests.append(f"{req.url} (from {page.url})")
 
         def on_failed(req) -> None:
-            # External requests are aborted on purpose (and recorded); ERR_ABORTED is a
+            # External requests fail on purpose (and are recorded); ERR_ABORTED is a
             # request cut short by leaving the page, which a reader does all the time.
             if not is_external(req.url) and "ERR_ABORTED" not in (req.failure or ""):
                 page_log.failed_requests.append(f"{req.method} {req.url}: {req.failure}")

@@ -36,31 +36,43 @@ def digests(root: Path) -> dict[str, str]:
     }
 
 
+def make_workdir(path: Path) -> Path:
+    """A working directory holding the mission seeds and the hostile seed, as relative paths."""
+    shutil.copytree(REPO / "seeds", path / "seeds")
+    shutil.copytree(HOSTILE_SEEDS, path / "hostile")
+    (path / "hostile" / "curation.yml").unlink()  # one curation file: the mission's
+    (path / "docs").mkdir()
+    shutil.copy(REPO / "docs" / "contribute.md", path / "docs" / "contribute.md")
+    return path
+
+
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
-    """A working directory holding the mission seeds and the hostile seed, as relative paths."""
-    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
-    shutil.copytree(HOSTILE_SEEDS, tmp_path / "hostile")
-    (tmp_path / "hostile" / "curation.yml").unlink()  # one curation file: the mission's
-    (tmp_path / "docs").mkdir()
-    shutil.copy(REPO / "docs" / "contribute.md", tmp_path / "docs" / "contribute.md")
-    return tmp_path
+    return make_workdir(tmp_path)
 
 
-def test_two_builds_are_byte_identical(workdir):
-    shutil.copytree(workdir / "docs", workdir / "docs2")
-    a = generate(workdir, "docs", ["seeds", "hostile"], hash_seed="1")
-    b = generate(workdir, "docs2", ["seeds", "hostile"], hash_seed="2")
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A working directory whose docs/ a build left (PYTHONHASHSEED=1): the first of the two
+    builds compared below, and the last good build of the failed one."""
+    root = make_workdir(tmp_path_factory.mktemp("built"))
+    shutil.copytree(root / "docs", root / "docs2")  # for the second build, before the first writes
+    a = generate(root, "docs", ["seeds", "hostile"], hash_seed="1")
     assert a.returncode == 0, a.stderr
+    return root
+
+
+def test_two_builds_are_byte_identical(built):
+    b = generate(built, "docs2", ["seeds", "hostile"], hash_seed="2")
     assert b.returncode == 0, b.stderr
-    first, second = digests(workdir / "docs"), digests(workdir / "docs2")
+    first, second = digests(built / "docs"), digests(built / "docs2")
     assert "papers.json" in first and any(k.startswith("papers/") for k in first)
     assert first == second
 
 
-def test_a_failed_build_leaves_docs_as_it_was(workdir):
-    ok = generate(workdir, "docs", ["seeds", "hostile"])
-    assert ok.returncode == 0, ok.stderr
+def test_a_failed_build_leaves_docs_as_it_was(workdir, built):
+    shutil.rmtree(workdir / "docs")
+    shutil.copytree(built / "docs", workdir / "docs")  # the last good build's pages, their times kept
     before = digests(workdir / "docs")
     mtimes = {p: p.stat().st_mtime_ns for p in (workdir / "docs").rglob("*")}
 
