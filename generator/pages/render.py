@@ -248,16 +248,28 @@ def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[s
     return [render_paper(p, slugs, cards, repo, site_url).encode("utf-8") for p in papers]
 
 
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _link_tail(paper_id: str, title: str) -> str:
+    """A listing entry's link after the way up to the site root: the same in every order of
+    every listing that holds the paper (five to fifteen of them)."""
+    return f'papers/{paper_id}/">{esc(title)}</a>'
+
+
+@lru_cache(maxsize=4096)
+def _venue_html(venue: str, year: int) -> str:
+    return esc(f"{venue} {year}")
+
+
 def _entry(p: Paper, up: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
+    return f'<li><a href="{up}{_link_tail(p.id, p.title)}{_summary_html(p.text, p.venue, p.year)}</li>'
 
 
 def _brief_entry(p: Paper, up: str) -> str:
     """A list item with the paper's title and venue only: the listings' other orders, which
     are for scanning (by title each entry also has the first sentence). Half the bytes of
     :func:`_entry`, and each paper is in three orders of each of its topics."""
-    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}</li>'
+    return f'<li><a href="{up}{_link_tail(p.id, p.title)} · {_venue_html(p.venue, p.year)}</li>'
 
 
 def _entries(papers: Iterable[Paper], up: str) -> list[str]:
@@ -274,8 +286,8 @@ PAGE_SIZE = 300  # papers per listing page: about 120 KB of HTML with the site's
 SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
 
 
-def _ordered(papers: Iterable[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
-    by_title = _by_title(papers)
+def _ordered(by_title: list[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
+    """``by_title`` (:func:`_by_title`) in the order ``how``."""
     if how == "venue":
         return sorted(by_title, key=lambda p: (p.venue.casefold(), -p.year))
     if how == "newest":
@@ -326,8 +338,9 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
         return f"{base}/" + (f"{slug}/" if slug else "")
 
     files = {}
+    by_title = _by_title(papers)
     for how, _ in sorts:
-        ordered = _ordered(papers, how, when)
+        ordered = _ordered(by_title, how, when)
         for k in range(1, pages + 1):
             here = url(how, k)
             up = _up(here)
@@ -429,7 +442,7 @@ def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
 
 
 def _list_entry(p: Paper, up: str) -> str:
-    item = f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
+    item = f'<li><a href="{up}{_link_tail(p.id, p.title)} · {_venue_html(p.venue, p.year)}'
     if p.merged:
         where = ", ".join(esc(str(s)) for s in p.sources)
         item += f" · merged from {len(p.sources)} submissions: {where}"
