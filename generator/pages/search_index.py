@@ -432,7 +432,9 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
         files[f"search/p/{b}.bin"] = bytes(buf)
 
     for p, text in zip(papers, texts):
-        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False, separators=(",", ":"))
+        # as bytes: encoded here in the worker, not by the write in the main process (20,000 files)
+        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False,
+                                                            separators=(",", ":")).encode("utf-8")
     files["search/facets.json"] = json.dumps(facets(papers, topics, number), ensure_ascii=False, separators=(",", ":"))
     files["search/order.bin"] = np.array([number[p.id] for p in order(papers)], dtype="<" + np.dtype(id_type).str[1:]).tobytes()
     files["search/meta.json"] = json.dumps(
