@@ -23,6 +23,7 @@ from typing import Any
 from generator.core.markup import esc, first_sentence, to_html, to_plain
 from generator.core.model import ABSTRACTS_CACHED, Digest, Paper, Topic
 from generator.core.parallel import Later
+from generator.derive.cache import text_key
 from generator.pages.explore import home_sections, map_link
 from generator.pages.feeds import paper_date, topic_feed_path
 from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
@@ -649,7 +650,8 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     is what it was when its pages on disk were written (:mod:`generator.pages.kept`)."""
     papers = digest.visible()
     dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
-    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, p.text, dated[p.id], p.sources))
+    # the abstract by its hash, which the build has made already (each text's repr was most of this)
+    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), dated[p.id], p.sources))
                                   .encode("utf-8", "surrogatepass"), digest_size=16).digest() for p in papers}
 
     def key(what: object, group: Iterable[Paper]) -> str:
