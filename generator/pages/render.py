@@ -708,5 +708,7 @@ def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_f
 def listing_files(files: Mapping[str, object], name: str) -> list[str]:
     """The files of ``files`` that listing ``name`` (:func:`listing_keys`) made."""
     kind, _, slug = name.partition(":")
+    if kind == "feed":  # a feed (:func:`generator.pages.feeds.feed_keys`) is one file, at its path
+        return [slug] if slug in files else []
     base = {"topic": f"topics/{slug}", "venue": f"venues/{slug}", "list": "list"}[kind]
     return sorted(rel for rel in files if rel == f"{base}.md" or (rel.startswith(f"{base}/") and rel.endswith(".md")))
