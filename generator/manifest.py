@@ -230,12 +230,13 @@ def read_pages(path: Path, stamp: str) -> dict[str, PageState]:
 def unchanged_pages(docs: Path, keys: dict[str, str], previous: dict[str, PageState]) -> set[str]:
     """The ids whose page key is what it was and whose page ``docs/papers/<id>.md`` is as that build left it."""
     out = set()
+    folder = os.path.join(docs, "papers")  # plain strings: two pathlib joins a page were most of this
     for pid, key in keys.items():
         state = previous.get(pid)
         if state is None or state[0] != key:
             continue
         try:
-            st = os.stat(docs / "papers" / f"{pid}.md")
+            st = os.stat(os.path.join(folder, f"{pid}.md"))
         except OSError:
             continue
         if (st.st_size, st.st_mtime_ns) == state[1:]:
@@ -246,9 +247,10 @@ def unchanged_pages(docs: Path, keys: dict[str, str], previous: dict[str, PageSt
 def write_pages(path: Path, stamp: str, docs: Path, keys: dict[str, str]) -> None:
     """The state of every paper page of ``keys`` as it now is on disk, written whole and renamed into place."""
     pages = {}
+    folder = os.path.join(docs, "papers")
     for pid, key in sorted(keys.items()):
         try:
-            st = os.stat(docs / "papers" / f"{pid}.md")
+            st = os.stat(os.path.join(folder, f"{pid}.md"))
         except OSError:
             continue
         pages[pid] = [key, st.st_size, st.st_mtime_ns]

@@ -49,7 +49,7 @@ from generator.manifest import (
     write_placed,
 )
 from generator.pages import explore
-from generator.pages.feeds import render_feeds
+from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
 from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
 from generator.pages.search_index import search_files
@@ -355,10 +355,14 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # read to find so (:mod:`generator.pages.kept`).
     left = read_kept(kept_path(cache), stamp) if cache is not None else Kept()
     lists = listing_keys(digest, dates) if cache is not None else {}
+    # the feeds alike: one new paper changes its topics' feeds and the digest's
+    planned = plan_feeds(visible, digest.topics, dates)
+    lists.update((f"feed:{path}", key) for path, key in (feed_keys(planned, digest.topics, address).items()
+                                                          if cache is not None else ()))
     same_listings = left.unchanged_listings(docs, lists)
     kept.update(rel for rels in same_listings.values() for rel in rels)
     members = left.previous_members(docs)
-    log.debug("listings: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
+    log.debug("listings and feeds: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
               len(same_listings), len(lists), len(members))
     try:
         # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
@@ -370,7 +374,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
             laying.cancel()
         indexing.cancel()
         raise
-    files.update(render_feeds(visible, digest.topics, dates, address))
+    files.update(render_feeds(visible, digest.topics, dates, address,
+                              same={name.removeprefix("feed:") for name in same_listings if name.startswith("feed:")},
+                              planned=planned))
     files.update(render_trends(compute_trends(digest)))
     watch.lap("render")
     give_back()

@@ -193,7 +193,7 @@ def test_render_site_lists_every_generated_file_and_leaves_hidden_papers_out():
         "venues/neurips-2025/newest.md",  # a venue page has no venue order
     ]
     assert [p["id"] for p in json.loads(files["papers.json"])["papers"]] == ["0123456789ab"]
-    assert gzip.decompress(files["papers.json.gz"]).decode("utf-8") == files["papers.json"]
+    assert gzip.decompress(files["papers.json.gz"]) == files["papers.json"]
     for path, content in files.items():
         if path.endswith(".md"):
             front(content.decode("utf-8") if isinstance(content, bytes) else content)  # every page's front matter parses

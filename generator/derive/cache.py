@@ -32,10 +32,11 @@ import hashlib
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from generator.core.fingerprint import fingerprint  # noqa: F401  (the cache's key, here since it was first)
-from generator.core.model import Topic
+from generator.core.model import ABSTRACTS_CACHED, Topic
 from generator.core.statefile import (
     by_shard,
     read_shards,
@@ -52,7 +53,10 @@ log = logging.getLogger(__name__)
 Entry = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], str, tuple[str, ...] | None]
 
 
+@lru_cache(maxsize=ABSTRACTS_CACHED)
 def text_key(text: str) -> str:
+    """A BLAKE2b of ``text``: kept per text, since a rebuild asks for each abstract's key
+    several times (deriving, checking the cache, writing it)."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 

@@ -122,9 +122,10 @@ def anchors(published: Iterable[PublishedPaper], curation: Curation | None = Non
     out = []
     known: set[str] = set()
     for p in published:
-        extra = tuple(t for t in (texts or {}).get(p.id, ()) if t != p.text)
-        out.append(Anchor(p.id, p.ids, (p.text, *extra)))
-        known |= p.ids
+        extra = tuple(t for t in texts.get(p.id, ()) if t != p.text) if texts else ()
+        ids = p.ids  # a new set each time it is asked for
+        out.append(Anchor(p.id, ids, (p.text, *extra)))
+        known |= ids
     for entry in curation or ():
         if entry.id not in known:
             out.append(Anchor(entry.id, frozenset((entry.id,)), keeps_id=False))

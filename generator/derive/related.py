@@ -23,6 +23,7 @@ broken by paper id (the rows are in id order), so the output is the same on ever
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -35,9 +36,8 @@ from scipy import sparse
 
 from generator.core import schema
 from generator.core.errors import GeneratorError, raise_all
-from generator.core.model import Digest, Paper, changed
+from generator.core.model import ABSTRACTS_CACHED, Digest, Paper, changed
 from generator.core.parallel import serial
-from generator.derive.cache import text_key
 
 WORDS_FILE = Path(__file__).with_name("related_words.yml")
 WEIGHTS_FILE = Path(__file__).with_name("related_weights.yml")
@@ -316,7 +316,14 @@ class Rows:
 
 def row_key(p: Paper) -> str:
     """What a paper's row depends on besides the shipped tables: its text and its tags."""
-    return text_key(p.text + "\0" + "\n".join(p.tags))
+    return _row_key(p.text, p.tags)
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _row_key(text: str, tags: tuple[str, ...]) -> str:
+    # :func:`generator.derive.cache.text_key` of the two, kept: asked three times a paper by a
+    # build (the cached rows, the rows, the lists)
+    return hashlib.blake2b((text + "\0" + "\n".join(tags)).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def rows_of(papers: Sequence[Paper], known: Rows | None = None, weights: Weights = DEFAULT_WEIGHTS,

@@ -17,14 +17,17 @@ URL they fetched (RFC 4287 section 4.2.7.1, RFC 3986): right wherever the site i
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from generator.core.markup import to_plain
 from generator.core.model import Paper, Topic, parent_names, with_parents
+from generator.derive.cache import text_key
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_SIZE = 50
@@ -41,6 +44,7 @@ def topic_feed_path(topic: Topic) -> str:
     return f"topics/{topic.slug}/feed.xml"
 
 
+@lru_cache(maxsize=512)  # asked for each of 20,000 papers by the feeds and the listings
 def year_start(year: int) -> datetime:
     """The fallback date of a seed file without history: January 1 of its header's year."""
     return datetime(max(year, 1), 1, 1, tzinfo=timezone.utc)
@@ -135,18 +139,14 @@ def render_feed(path: str, title: str, page: str, entries: Sequence[tuple[Paper,
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
 
 
-def render_feeds(
-    papers: Sequence[Paper],
-    topics: Sequence[Topic],
-    added: Mapping[str, datetime],
-    site_url: str = "",
-    size: int = FEED_SIZE,
-) -> dict[str, str]:
-    """The digest's feed (``feed.xml``) and one per topic (:func:`topic_feed_path`), by path."""
-    slugs = {t.name: t.slug for t in topics}
-    built = _Entries(slugs)
+Planned = list[tuple[str, str, str, list[tuple[Paper, datetime]]]]
+
+
+def plan_feeds(papers: Sequence[Paper], topics: Sequence[Topic], added: Mapping[str, datetime],
+               size: int = FEED_SIZE) -> Planned:
+    """Each feed's (path, title, page, its entries newest first): the digest's, then each topic's."""
     dated = newest(papers, added, len(papers))
-    files = {FEED_PATH: render_feed(FEED_PATH, SITE_TITLE, "", dated[:size], built, site_url)}
+    out = [(FEED_PATH, SITE_TITLE, "", dated[:size])]
     by_topic: dict[str, list[tuple[Paper, datetime]]] = {t.name: [] for t in topics}
     parents = parent_names(topics)
     for p, when in dated:
@@ -154,7 +154,40 @@ def render_feeds(
         for name in with_parents(p.tags, parents):
             if name in by_topic and len(by_topic[name]) < size:
                 by_topic[name].append((p, when))
-    for t in topics:
-        path = topic_feed_path(t)
-        files[path] = render_feed(path, f"{SITE_TITLE}: {t.name}", f"topics/{t.slug}/", by_topic[t.name], built, site_url)
-    return files
+    out += [(topic_feed_path(t), f"{SITE_TITLE}: {t.name}", f"topics/{t.slug}/", by_topic[t.name]) for t in topics]
+    return out
+
+
+def render_feeds(
+    papers: Sequence[Paper],
+    topics: Sequence[Topic],
+    added: Mapping[str, datetime],
+    site_url: str = "",
+    size: int = FEED_SIZE,
+    same: Set[str] = frozenset(),
+    planned: Planned | None = None,
+) -> dict[str, str]:
+    """The digest's feed (``feed.xml``) and one per topic (:func:`topic_feed_path`), by path;
+    not the feeds ``same`` names (their files are as they would be: :func:`feed_keys`).
+    ``planned``: :func:`plan_feeds` of the same arguments, when it was made already."""
+    built = _Entries({t.name: t.slug for t in topics})
+    planned = planned if planned is not None else plan_feeds(papers, topics, added, size)
+    return {path: render_feed(path, title, page, entries, built, site_url)
+            for path, title, page, entries in planned if path not in same}
+
+
+def feed_keys(planned: Planned, topics: Sequence[Topic], site_url: str = "") -> dict[str, str]:
+    """Feed path -> a hash of everything it (:func:`render_feed`) is made of (``planned``, by
+    :func:`plan_feeds`): its path, title and page, the site's address, the topics' slugs, and
+    each entry's paper (id, title, tags, venue, year, abstract) and date. Equal keys (from the
+    same generator) are equal feeds, so a build need not render a feed whose key is what it was
+    when its file was written (:mod:`generator.pages.kept`): one new paper changes the feeds of
+    its topics and the digest's."""
+    common = repr((site_url, sorted((t.name, t.slug) for t in topics))).encode("utf-8", "surrogatepass")
+    out = {}
+    for path, title, page, entries in planned:
+        h = hashlib.blake2b(common, digest_size=16)
+        h.update(repr((path, title, page, [(p.id, p.title, p.tags, p.venue, p.year, text_key(p.text), when.isoformat())
+                                          for p, when in entries])).encode("utf-8", "surrogatepass"))
+        out[path] = h.hexdigest()
+    return out

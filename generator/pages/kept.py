@@ -10,6 +10,7 @@ neither renders nor reads what it would write as it is.
 - ``listings``: each listing (a topic's pages, a venue's, the list of all papers) by a hash of
   what its pages are made of (:func:`generator.pages.render.listing_keys`) and the files it
   made. A listing whose key is the same and whose files are as they were left is not rendered.
+  The feeds are kept alike, as ``feed:<path>`` (:func:`generator.pages.feeds.feed_keys`).
 - ``members``: ``papers.json.gz`` is made of gzip members, one per chunk of papers
   (:func:`generator.pages.render.papers_gz`); each chunk by the hash of its JSON, and where its
   member lies in the file. A chunk that is the same is not compressed again.

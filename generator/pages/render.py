@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any
 
 from generator.core.markup import esc, first_sentence, to_html, to_plain
-from generator.core.model import ABSTRACTS_CACHED, Digest, Paper, Topic
+from generator.core.model import ABSTRACTS_CACHED, Digest, Link, Paper, Source, Topic
 from generator.core.parallel import Later
+from generator.derive.cache import text_key
 from generator.pages.explore import home_sections, map_link
 from generator.pages.feeds import paper_date, topic_feed_path
 from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
@@ -248,16 +250,28 @@ def _render_papers(papers: Sequence[Paper], slugs: dict[str, str], cards: dict[s
     return [render_paper(p, slugs, cards, repo, site_url).encode("utf-8") for p in papers]
 
 
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _link_tail(paper_id: str, title: str) -> str:
+    """A listing entry's link after the way up to the site root: the same in every order of
+    every listing that holds the paper (five to fifteen of them)."""
+    return f'papers/{paper_id}/">{esc(title)}</a>'
+
+
+@lru_cache(maxsize=4096)
+def _venue_html(venue: str, year: int) -> str:
+    return esc(f"{venue} {year}")
+
+
 def _entry(p: Paper, up: str) -> str:
     """A list item linking to a paper, with its venue and first sentence."""
-    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a>{_summary_html(p.text, p.venue, p.year)}</li>'
+    return f'<li><a href="{up}{_link_tail(p.id, p.title)}{_summary_html(p.text, p.venue, p.year)}</li>'
 
 
 def _brief_entry(p: Paper, up: str) -> str:
     """A list item with the paper's title and venue only: the listings' other orders, which
     are for scanning (by title each entry also has the first sentence). Half the bytes of
     :func:`_entry`, and each paper is in three orders of each of its topics."""
-    return f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}</li>'
+    return f'<li><a href="{up}{_link_tail(p.id, p.title)} · {_venue_html(p.venue, p.year)}</li>'
 
 
 def _entries(papers: Iterable[Paper], up: str) -> list[str]:
@@ -274,8 +288,8 @@ PAGE_SIZE = 300  # papers per listing page: about 120 KB of HTML with the site's
 SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
 
 
-def _ordered(papers: Iterable[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
-    by_title = _by_title(papers)
+def _ordered(by_title: list[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
+    """``by_title`` (:func:`_by_title`) in the order ``how``."""
     if how == "venue":
         return sorted(by_title, key=lambda p: (p.venue.casefold(), -p.year))
     if how == "newest":
@@ -326,8 +340,9 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
         return f"{base}/" + (f"{slug}/" if slug else "")
 
     files = {}
+    by_title = _by_title(papers)
     for how, _ in sorts:
-        ordered = _ordered(papers, how, when)
+        ordered = _ordered(by_title, how, when)
         for k in range(1, pages + 1):
             here = url(how, k)
             up = _up(here)
@@ -429,7 +444,7 @@ def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
 
 
 def _list_entry(p: Paper, up: str) -> str:
-    item = f'<li><a href="{up}{paper_url(p)}">{esc(p.title)}</a> · {esc(f"{p.venue} {p.year}")}'
+    item = f'<li><a href="{up}{_link_tail(p.id, p.title)} · {_venue_html(p.venue, p.year)}'
     if p.merged:
         where = ", ".join(esc(str(s)) for s in p.sources)
         item += f" · merged from {len(p.sources)} submissions: {where}"
@@ -538,19 +553,20 @@ def _ends_chunk(paper_id: str) -> bool:
     return int.from_bytes(h, "little") % CHUNK_PAPERS == 0
 
 
-def papers_gz(papers: Sequence[Paper], parts: Sequence[str], previous: Mapping[str, bytes] | None = None,
+def papers_gz(papers: Sequence[Paper], parts: Sequence[str | bytes], previous: Mapping[str, bytes] | None = None,
               ) -> tuple[bytes, list[tuple[str, int, int]]]:
     """papers.json (as :func:`_json_parts`) gzipped in members of chunks, and each member's
     (hash of its chunk's text, offset, length). ``previous`` gives members by their chunk's hash:
     those are not compressed again (the same text compressed gives the same bytes)."""
+    encoded = [part if isinstance(part, bytes) else part.encode("utf-8") for part in parts]
     chunks: list[bytes] = []
     at = 0
     for i, p in enumerate(papers):
         if _ends_chunk(p.id) or i == len(papers) - 1:
-            chunks.append("".join(parts[at : i + 2 if i < len(papers) - 1 else len(parts)]).encode("utf-8"))
+            chunks.append(b"".join(encoded[at : i + 2 if i < len(papers) - 1 else len(encoded)]))
             at = i + 2
     if not papers:
-        chunks.append("".join(parts).encode("utf-8"))
+        chunks.append(b"".join(encoded))
     out, table, offset = [], [], 0
     for chunk in chunks:
         h = hashlib.blake2b(chunk, digest_size=16).hexdigest()
@@ -575,9 +591,22 @@ def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: s
     out = {}
     for p in papers:
         h = hashlib.blake2b(common, digest_size=16)
-        h.update(repr((p, [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
+        h.update(repr((_record(p), [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
         out[p.id] = h.hexdigest()
     return out
+
+
+def _record(p: Paper) -> tuple:
+    """Every field of ``p`` as plain tuples and strings, the abstract by its hash (which the
+    build has made already): what a page key hashes. The record's own repr, through the
+    dataclasses' Python ``__repr__``, and hashing every abstract's text again were most of
+    :func:`paper_page_keys`."""
+    return (*_OTHER_FIELDS(p), text_key(p.text), tuple(map(_SOURCE_FIELDS, p.sources)), tuple(map(_LINK_FIELDS, p.links)))
+
+
+_SOURCE_FIELDS = attrgetter(*Source.__dataclass_fields__)
+_LINK_FIELDS = attrgetter(*Link.__dataclass_fields__)
+_OTHER_FIELDS = attrgetter(*(name for name in Paper.__dataclass_fields__ if name not in ("text", "sources", "links")))
 
 
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
@@ -611,8 +640,10 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     # 50,000 papers, a tenth of the site, is 34 MB so. No timestamp: the same data gives the
     # same bytes. zlib lets other threads run while it compresses (1.5 s at 20,000 papers),
     # so it does so while the listing pages render.
-    parts = _json_parts(papers)
-    files["papers.json"] = "".join(parts)
+    # As UTF-8, part by part: as one text, a character past Latin-1 in any abstract makes
+    # papers.json two or four bytes a character (73 MB at 20,000 papers, 39 MB so).
+    parts = [part.encode("utf-8") for part in _json_parts(papers)]
+    files["papers.json"] = b"".join(parts)
     with ThreadPoolExecutor(1) as compressing:
         gzipped = compressing.submit(papers_gz, papers, parts, dict(members or {}))
         files.update(_render_listings(digest, papers, by_topic, seed_files, added, same_listings))
@@ -633,7 +664,8 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     is what it was when its pages on disk were written (:mod:`generator.pages.kept`)."""
     papers = digest.visible()
     dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
-    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, p.text, dated[p.id], p.sources))
+    # the abstract by its hash, which the build has made already (each text's repr was most of this)
+    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), dated[p.id], p.sources))
                                   .encode("utf-8", "surrogatepass"), digest_size=16).digest() for p in papers}
 
     def key(what: object, group: Iterable[Paper]) -> str:
@@ -676,5 +708,7 @@ def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_f
 def listing_files(files: Mapping[str, object], name: str) -> list[str]:
     """The files of ``files`` that listing ``name`` (:func:`listing_keys`) made."""
     kind, _, slug = name.partition(":")
+    if kind == "feed":  # a feed (:func:`generator.pages.feeds.feed_keys`) is one file, at its path
+        return [slug] if slug in files else []
     base = {"topic": f"topics/{slug}", "venue": f"venues/{slug}", "list": "list"}[kind]
     return sorted(rel for rel in files if rel == f"{base}.md" or (rel.startswith(f"{base}/") and rel.endswith(".md")))

@@ -45,9 +45,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Sequence
-from itertools import chain
 
 import numpy as np
 
@@ -296,57 +296,98 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     files: dict[str, bytes | str] = {}
 
     # Every word of every paper as a number in one array, with its paper and whether it is
-    # in the title; numpy then counts, groups and sorts them all at once.
+    # in the title; numpy then counts, groups and sorts them all at once. The numbers go
+    # straight into C arrays: as lists of Python ints (3.6 million words at 20,000 papers)
+    # they were the largest part of this worker's memory (issue 31).
     vocab = _Numbers()
     number_of = vocab.__getitem__
     texts = [to_plain(p.text) for p in papers]
-    sequences, title_lengths, tag_words = [], [], []
-    for p, text in zip(papers, texts):
+    sequence, tag_sequence = array("q"), array("q")
+    lengths, title_len, tag_sizes = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    for i, (p, text) in enumerate(zip(papers, texts)):
         title = words(p.title)
-        sequences.append(list(map(number_of, title + words(text))))
-        title_lengths.append(len(title))
-        tag_words.append({number_of(w) for t in p.tags for w in words(t)})
+        before = len(sequence)
+        sequence.extend(map(number_of, title))
+        sequence.extend(map(number_of, words(text)))
+        lengths[i] = len(sequence) - before
+        title_len[i] = len(title)
+        tagged = {number_of(w) for t in p.tags for w in words(t)}
+        tag_sequence.extend(tagged)
+        tag_sizes[i] = len(tagged)
     terms = sorted(vocab)
-    rank = np.empty(len(vocab), dtype=np.int64)
-    rank[[vocab[t] for t in terms]] = np.arange(len(terms))
+    # Term and paper numbers fit in 32 bits (a posting's key, term * space + paper, needs 64),
+    # and each array is dropped once used: the worker's peak is these arrays at once.
+    rank = np.empty(len(vocab), dtype=np.int32)
+    rank[[vocab[t] for t in terms]] = np.arange(len(terms), dtype=np.int32)
     stop = np.zeros(len(terms), dtype=bool)
     stop[[rank[vocab[w]] for w in STOP if w in vocab]] = True
+    del vocab
 
-    lengths = np.array([len(q) for q in sequences], dtype=np.int64)
-    tokens = rank[np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))]
-    doc = np.repeat(slot, lengths)  # each word's paper, by number
+    tokens = rank[np.frombuffer(sequence, dtype=np.int64)]
+    del sequence
+    doc = np.repeat(slot.astype(np.int32), lengths)  # each word's paper, by number
+
+    # Adjacent word pairs (stop words included) for "phrases", by hash: the distinct
+    # (hash, paper) postings, made first so that the words' arrays can go after the terms'.
+    word_hash = np.array([fnv1a(t) for t in terms], dtype=np.uint32)
+    same = np.repeat(np.arange(n, dtype=np.int32), lengths)
+    same = same[1:] == same[:-1] if len(same) else np.zeros(0, dtype=bool)
+    hashes = word_hash[tokens[:-1][same]]
+    hashes *= np.uint32(0x01000193)
+    hashes ^= word_hash[tokens[1:][same]]
+    del word_hash
+    pairs = _fmix32(hashes).astype(np.uint64) << np.uint64(32)
+    del hashes
+    pairs |= doc[:-1][same].astype(np.uint64)
+    del same
+    unique = _unique(pairs)
+    del pairs
+
     starts = np.cumsum(lengths) - lengths
-    title_len = np.array(title_lengths, dtype=np.int64)
     # a word is in the title when its place in its paper's sequence is before the title's end
     in_title = np.arange(len(tokens)) - np.repeat(starts, lengths) < np.repeat(title_len, lengths)
+    del starts
     body_len = np.zeros(space, dtype=np.int64)
     body_len[slot] = lengths - title_len
     average = AVERAGE_WORDS
 
+    def postings(where: np.ndarray) -> np.ndarray:
+        out = tokens[where].astype(np.int64)
+        out *= space
+        out += doc[where]
+        return out
+
     keep = ~stop[tokens]
-    body_keys, tf = _unique(tokens[keep & ~in_title] * space + doc[keep & ~in_title], counts=True)
-    title_keys = _unique(tokens[keep & in_title] * space + doc[keep & in_title])
-    tag_sizes = np.fromiter(map(len, tag_words), dtype=np.int64, count=n)
-    tag_terms = rank[np.fromiter(chain.from_iterable(tag_words), dtype=np.int64, count=int(tag_sizes.sum()))]
+    body_keys, tf = _unique(postings(keep & ~in_title), counts=True)
+    title_keys = _unique(postings(keep & in_title))
+    del keep, in_title, tokens, doc
+    tag_terms = rank[np.frombuffer(tag_sequence, dtype=np.int64)].astype(np.int64)
     tag_docs = np.repeat(slot, tag_sizes)
     tag_keys = _unique((tag_terms * space + tag_docs)[~stop[tag_terms]])
+    del tag_terms, tag_docs
     keys = _unique(np.concatenate((body_keys, title_keys, tag_keys)))
     term_of, doc_of = keys // space, keys % space
     in_body = _member(keys, body_keys)
     f = np.zeros(len(keys), dtype=np.float64)
     f[in_body] = tf[np.searchsorted(body_keys, keys[in_body])]
+    del in_body, body_keys, tf
     norm = K1 * (1 - B + B * body_len[doc_of] / average)
     part = np.where(f > 0, f * (K1 + 1) / (f + norm), 0.0)
+    del f, norm
     score = np.minimum(63, np.rint(part / SCORE_MAX * 63)).astype(np.uint8)
+    del part
     score |= np.where(_member(keys, title_keys), TITLE_BIT, 0).astype(np.uint8)
     score |= np.where(_member(keys, tag_keys), TAG_BIT, 0).astype(np.uint8)
+    del title_keys, tag_keys
     docs_bytes = doc_of.astype(id_type)
+    del doc_of
 
     # Terms with postings, and each one's slice of the postings.
     bounds = np.flatnonzero(np.diff(term_of)) + 1
     first = np.concatenate(([0], bounds)) if len(keys) else np.zeros(0, dtype=np.int64)
     last = np.concatenate((bounds, [len(keys)])) if len(keys) else np.zeros(0, dtype=np.int64)
     indexed = [terms[t] for t in term_of[first].tolist()]
+    del term_of, keys
     span = dict(zip(indexed, zip(first.tolist(), last.tolist())))
     size = {t: len(t.encode("utf-8")) + 8 + (b - a) * (width + 1) for t, (a, b) in span.items()}
     shards = _split(indexed, size)
@@ -366,14 +407,8 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
             a, b = span[t]
             buf += score[a:b].tobytes()
         files[f"search/t/{shard_name(key)}.bin"] = bytes(buf)
+    del docs_bytes, score
 
-    # Adjacent word pairs (stop words included) for "phrases", by hash.
-    word_hash = np.array([fnv1a(t) for t in terms], dtype=np.uint32)
-    same = np.repeat(np.arange(n), lengths)
-    same = same[1:] == same[:-1] if len(same) else np.zeros(0, dtype=bool)
-    left, right, pair_doc = tokens[:-1][same], tokens[1:][same], doc[:-1][same]
-    hashes = _fmix32((word_hash[left] * np.uint32(0x01000193)) ^ word_hash[right])
-    unique = _unique(hashes.astype(np.uint64) << np.uint64(32) | pair_doc.astype(np.uint64))
     pair_h = (unique >> np.uint64(32)).astype(np.uint32)
     pair_d = (unique & np.uint64(0xFFFFFFFF)).astype(id_type)
     buckets = 1
@@ -397,7 +432,9 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
         files[f"search/p/{b}.bin"] = bytes(buf)
 
     for p, text in zip(papers, texts):
-        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False, separators=(",", ":"))
+        # as bytes: encoded here in the worker, not by the write in the main process (20,000 files)
+        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False,
+                                                            separators=(",", ":")).encode("utf-8")
     files["search/facets.json"] = json.dumps(facets(papers, topics, number), ensure_ascii=False, separators=(",", ":"))
     files["search/order.bin"] = np.array([number[p.id] for p in order(papers)], dtype="<" + np.dtype(id_type).str[1:]).tobytes()
     files["search/meta.json"] = json.dumps(

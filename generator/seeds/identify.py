@@ -28,6 +28,7 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_FOLD).split())
 
 
+@lru_cache(maxsize=ABSTRACTS_CACHED)  # parse, dedupe (the published texts) and identity ask for each
 def paper_id(text: str) -> str:
     """The id of an abstract: a prefix of the SHA-256 of its normalized text."""
     return hashlib.sha256(normalize(text).encode("utf-8")).hexdigest()[:ID_LENGTH]
