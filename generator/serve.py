@@ -243,7 +243,7 @@ def once(seeds: Path, docs: Path, config: Path, warm: Warm | None = None) -> int
     start, cpu = time.perf_counter(), _cpu()
     result = build([seeds], docs, cache=config.resolve().parent / ".cache" / "derived.json", warm=warm)
     generated, cpu_generated = time.perf_counter(), _cpu()
-    site = build_site(config)
+    site = build_site(config, warm)
     done = time.perf_counter()
     what = ("nothing changed" if site.unchanged else
             f"{site.html_written} HTML page(s) and {len(site.written) - site.html_written} other file(s) written, "
