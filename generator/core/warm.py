@@ -64,6 +64,7 @@ def signature(path: str) -> Sig:
 class _Entry:
     fn: Callable[..., Any]
     args: tuple
+    cwd: str  # relative paths among the arguments name files from here
     files: dict[str, Sig]
     value: Any
 
@@ -92,7 +93,7 @@ class Warm:
 
     def read(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)``, from memory when the files it read the last time are unchanged."""
-        key = (fn, *map(_key, args))
+        key = (os.getcwd(), fn, *map(_key, args))
         entry = self._kept.get(key)
         if entry is not None and entry.fresh():
             self.hits += 1
@@ -114,7 +115,7 @@ class Warm:
             if outer is not None:
                 outer |= files
         # signatures taken after the read: a file changed while it was read is read again next time
-        return _Entry(fn, args, {path: signature(path) for path in files}, value)
+        return _Entry(fn, args, os.getcwd(), {path: signature(path) for path in files}, value)
 
     def refresh(self, stop: Callable[[], bool] = lambda: False) -> int:
         """Read again what changed since it was read (what the last build rewrote), until ``stop()``
@@ -124,7 +125,7 @@ class Warm:
         for key, entry in list(self._kept.items()):
             if stop():
                 break
-            if entry.fresh():
+            if entry.cwd != os.getcwd() or entry.fresh():  # read where it was read, or not at all
                 continue
             del self._kept[key]
             try:
