@@ -4,9 +4,11 @@ The preview serves ``site/`` as the site step builds it, with a small HTTP serve
 standard library (a thread per request), so a paper page is never rendered by MkDocs one by
 one: at 20,000 papers ``mkdocs serve`` took minutes to render them all. It watches the seed
 folder (and its curation file), the hand-written pages of docs/, ``overrides/`` and
-``mkdocs.yml``; on a change it runs the generator and the site step in a child process
-(``python -m generator.serve --once``), which write only what changed
-(:mod:`generator.site.build`), and the site step swaps the new site in whole.
+``mkdocs.yml``; on a change it asks its builder, one child process for the whole preview
+(``python -m generator.serve --work``, :func:`work`), to run the generator and the site step,
+which write only what changed (:mod:`generator.site.build`); the site step swaps the new site
+in whole. The builder keeps what the last build left in memory (:mod:`generator.core.warm`):
+a save costs no process start, no imports and no decoding of unchanged state.
 
 Each page the preview sends carries a small script (put in as it is sent, never into
 ``site/``) that asks ``/__preview__/build`` whether a newer build is in: the server holds the
@@ -14,7 +16,7 @@ question until there is one, or a broken seed, and the page reloads once per bui
 the problem in a bar at the top while it keeps showing the last good build. The terminal
 says the same, as ``path:line: message``.
 
-The build runs in a process group of its own, and it is stopped (the group) however this
+The builder runs in a process group of its own, and it is stopped (the group) however this
 process ends: Ctrl-C, SIGTERM (a task runner, an editor, a container stop: issue 31 found the
 server left running) or SIGHUP; on Linux it is also told to stop should this process be
 killed outright. The HTTP server is a thread of this process: it ends with it.
