@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gc
 import http.server
 import json
 import logging
@@ -276,6 +277,12 @@ def work(seeds: Path, docs: Path, config: Path) -> int:
     It ends at the end of its input, or on Ctrl-C (the generator then undoes a half-done write)."""
     warm = Warm()
     out = sys.stdout
+    # No cyclic garbage collection during a build: a build makes millions of objects and next to
+    # no cycles, and each full collection walks all of them, the kept state included (at 20,000
+    # papers about 4 of a save's 20 CPU s, workers included: handbook/performance.md). What
+    # cycles there are (a failed build's traceback) are collected after the build, while the
+    # preview waits for the next save.
+    gc.disable()
     while sys.stdin.readline():
         try:
             code, problems = once(seeds, docs, config, warm), ""
@@ -284,6 +291,7 @@ def work(seeds: Path, docs: Path, config: Path) -> int:
         out.write(json.dumps({"code": code, "problems": problems}) + "\n")
         out.flush()
         warm.refresh(stop=_asked)
+        gc.collect()
     return 0
 
 
