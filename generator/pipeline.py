@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from generator.core.errors import GeneratorError, SeedError
 from generator.core.memory import give_back
 from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
+from generator.core.warm import Warm
 from generator.derive import curate
 from generator.derive.cache import Entry, fingerprint, read_cache, reusable, text_key, write_cache
 from generator.derive.dedupe import anchored_ids, deduplicate, duplicate_pairs
@@ -63,6 +65,7 @@ from generator.seeds.venues import check_venues
 from generator.site.config import site_repository, site_url
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 def derive(
@@ -247,11 +250,18 @@ def _read_taxonomy(path: Path | None) -> bytes:
     return path.read_bytes() if path is not None else b""
 
 
+def _read_now(fn: Callable[..., R], *args: object) -> R:
+    return fn(*args)
+
+
 def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
-          cache: Path | None = None) -> BuildResult:
+          cache: Path | None = None, warm: Warm | None = None) -> BuildResult:
     """Generate the digest's pages from the seed folders into ``docs``; with ``cache``, reuse
-    and then keep there the titles and tags derived from each text (:mod:`generator.derive.cache`)."""
+    and then keep there the titles and tags derived from each text (:mod:`generator.derive.cache`).
+    ``warm`` (a long-lived builder's, :mod:`generator.core.warm`) answers the reads of the kept
+    state and of the previous build's outputs from memory while their files are unchanged."""
     watch = _Stopwatch()
+    read = warm.read if warm is not None else _read_now
     # The inputs' hash before they are read: an input edited during the build then makes
     # the next build's differ, never the reverse.
     key = ""
@@ -260,16 +270,16 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
             key = input_key(list(seed_dirs), taxonomy)
         except (GeneratorError, OSError, ValueError):
             pass  # the stages below say what is wrong with the inputs; no manifest vouches for them
-    topics = load_taxonomy(taxonomy)
+    topics = read(load_taxonomy, taxonomy)
     curation = curate.find_curation(seed_dirs)
     paths = seed_paths(seed_dirs)
     seeds = read_seeds(paths)
     if not seeds:
         raise SeedError("no seed files (*.txt) found", ", ".join(display_path(d) for d in seed_dirs))
     stamp = fingerprint(_read_taxonomy(taxonomy)) if cache is not None else ""
-    known = read_cache(cache, stamp, topics) if cache is not None else {}
+    known = read(read_cache, cache, stamp, topics) if cache is not None else {}
     checked = read_parsed(parsed_path(cache), stamp, seeds) if cache is not None else Checked()
-    published = read_previous_papers(docs)
+    published = read(read_previous_papers, docs)
     watch.lap("read")
     cached: dict[str, Entry] | None = None  # the derive cache's entries, each checked once
     sketched: Sketches = Sketches()
@@ -282,7 +292,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in cached))
         early = Pending(partial(_tag_and_title, topics=topics), new_texts)
         # the sketches of the texts seen before are kept: only the new ones are read
-        sketched = read_sketches(sketches_path(cache), stamp) if cache is not None else Sketches()
+        sketched = read(read_sketches, sketches_path(cache), stamp) if cache is not None else Sketches()
         duplicates = _Duplicates(Background(partial(_duplicates_of, [p.text for p in papers],
                                                     anchored_ids(anchors(published, curation)), sketched),
                                             worth_it=False))
@@ -315,8 +325,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     visible = digest.visible()
     big = len(visible) >= 400
     indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
-    previous, span = explore.read_previous_map(docs)
-    placed = read_placed(placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
+    previous, span = read(explore.read_previous_map, docs)
+    placed = read(read_placed, placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
     new = sum(p.id not in previous for p in visible)
     # A few new papers are placed beside their related papers on the map as it is, once
     # those are known; more, and the map is laid out again in a worker from here on.
@@ -324,7 +334,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                                                                          worth_it=big)
     # A paper's row of terms depends on its text and tags alone: only new or changed
     # abstracts are tokenised (:mod:`generator.derive.related_cache`).
-    rows = read_rows(related_path(cache), stamp) if cache is not None else Rows([], {})
+    rows = read(read_rows, related_path(cache), stamp) if cache is not None else Rows([], {})
     reused = Rows(rows.terms, {k: rows.rows[k] for k in map(row_key, visible) if k in rows.rows}, rows.lists)
     try:
         digest, made = add_related_rows(digest, reused, mapper=map_chunks)
@@ -347,13 +357,13 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # A paper page whose inputs are what they were when the page on disk was written is not
     # rendered again: one new abstract renders its own page and the few that list it.
     page_keys = paper_page_keys(digest, repo, address) if cache is not None else {}
-    unchanged = unchanged_pages(docs, page_keys, read_pages(pages_path(cache), stamp)) if cache is not None else set()
+    unchanged = unchanged_pages(docs, page_keys, read(read_pages, pages_path(cache), stamp)) if cache is not None else set()
     kept = {f"papers/{pid}.md" for pid in unchanged}
     log.debug("paper pages: %d of %d as they were", len(unchanged), len(page_keys))
     # Listings whose papers are what they were are not rendered, gzip members of papers.json.gz
     # whose papers are the same are not compressed, and files whose bytes are the same are not
     # read to find so (:mod:`generator.pages.kept`).
-    left = read_kept(kept_path(cache), stamp) if cache is not None else Kept()
+    left = read(read_kept, kept_path(cache), stamp) if cache is not None else Kept()
     lists = listing_keys(digest, dates) if cache is not None else {}
     # the feeds alike: one new paper changes its topics' feeds and the digest's
     planned = plan_feeds(visible, digest.topics, dates)
@@ -405,7 +415,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         forget(manifest_path(cache))
         forget(pages_path(cache))  # until it says what this write left
         forget_kept(kept_path(cache))
-    states = left.files if cache is not None else None
+    states = dict(left.files) if cache is not None else None  # the write updates it: not what was read
     written, removed = write_tree(docs, files, kept, states)
     if cache is not None:
         entries = {text_key(t): d.entry() for t, d in derived.items()}

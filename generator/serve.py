@@ -4,9 +4,11 @@ The preview serves ``site/`` as the site step builds it, with a small HTTP serve
 standard library (a thread per request), so a paper page is never rendered by MkDocs one by
 one: at 20,000 papers ``mkdocs serve`` took minutes to render them all. It watches the seed
 folder (and its curation file), the hand-written pages of docs/, ``overrides/`` and
-``mkdocs.yml``; on a change it runs the generator and the site step in a child process
-(``python -m generator.serve --once``), which write only what changed
-(:mod:`generator.site.build`), and the site step swaps the new site in whole.
+``mkdocs.yml``; on a change it asks its builder, one child process for the whole preview
+(``python -m generator.serve --work``, :func:`work`), to run the generator and the site step,
+which write only what changed (:mod:`generator.site.build`); the site step swaps the new site
+in whole. The builder keeps what the last build left in memory (:mod:`generator.core.warm`):
+a save costs no process start, no imports and no decoding of unchanged state.
 
 Each page the preview sends carries a small script (put in as it is sent, never into
 ``site/``) that asks ``/__preview__/build`` whether a newer build is in: the server holds the
@@ -14,7 +16,7 @@ question until there is one, or a broken seed, and the page reloads once per bui
 the problem in a bar at the top while it keeps showing the last good build. The terminal
 says the same, as ``path:line: message``.
 
-The build runs in a process group of its own, and it is stopped (the group) however this
+The builder runs in a process group of its own, and it is stopped (the group) however this
 process ends: Ctrl-C, SIGTERM (a task runner, an editor, a container stop: issue 31 found the
 server left running) or SIGHUP; on Linux it is also told to stop should this process be
 killed outright. The HTTP server is a thread of this process: it ends with it.
@@ -22,11 +24,15 @@ killed outright. The HTTP server is a thread of this process: it ends with it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import gc
 import http.server
 import json
 import logging
 import os
+import resource
+import select
 import signal
 import subprocess
 import sys
@@ -37,6 +43,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from generator.core import outputs
 from generator.core.errors import GeneratorError
+from generator.core.warm import Warm
 from generator.derive.curate import CURATION_FILE
 from generator.pipeline import build
 from generator.site.build import build_site
@@ -233,20 +240,64 @@ def _scratch(name: str) -> bool:
     return name.startswith((".", "#")) or name.endswith("~")
 
 
-def once(seeds: Path, docs: Path, config: Path) -> int:
-    """One rebuild, as the preview runs it in its child process: the generator, then the site step."""
-    start = time.perf_counter()
-    result = build([seeds], docs, cache=config.resolve().parent / ".cache" / "derived.json")
-    generated = time.perf_counter()
-    site = build_site(config)
+def once(seeds: Path, docs: Path, config: Path, warm: Warm | None = None) -> int:
+    """One rebuild, as the preview's builder runs it: the generator, then the site step. With
+    ``warm``, what the last build left is read from memory where its files are unchanged."""
+    start, cpu = time.perf_counter(), _cpu()
+    result = build([seeds], docs, cache=config.resolve().parent / ".cache" / "derived.json", warm=warm)
+    generated, cpu_generated = time.perf_counter(), _cpu()
+    site = build_site(config, warm)
     done = time.perf_counter()
     what = ("nothing changed" if site.unchanged else
             f"{site.html_written} HTML page(s) and {len(site.written) - site.html_written} other file(s) written, "
             f"{site.removed} removed")
     steps = ", ".join(f"{name} {sec:.1f}" for name, sec in site.seconds.items())
-    log.info("rebuilt %d papers: generator %.1fs (%d file(s) changed), site %.1fs (%s; %s)", len(result.digest),
-             generated - start, result.written + result.removed, done - generated, what, steps)
+    log.info("rebuilt %d papers: generator %.1fs (%d file(s) changed; %.1f CPU s), site %.1fs (%s; %s; %.1f CPU s)",
+             len(result.digest), generated - start, result.written + result.removed, cpu_generated - cpu,
+             done - generated, what, steps, _cpu() - cpu_generated)
     return 0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the workers it has waited for."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _problems(e: GeneratorError) -> str:
+    return "\n".join(str(m) for m in (getattr(e, "errors", None) or [e]))
+
+
+def work(seeds: Path, docs: Path, config: Path) -> int:
+    """The preview's builder: one process for every rebuild, which keeps what the last build
+    left in memory (:class:`generator.core.warm.Warm`), so a save costs no start, no imports
+    and no decoding of unchanged state. Each line on stdin asks for a rebuild; each rebuild
+    answers one line of JSON on stdout: ``{"code": 0}``, or 1 and the build's problems
+    (``path:line: message``). Between builds it reads again what the last build rewrote.
+    It ends at the end of its input, or on Ctrl-C (the generator then undoes a half-done write)."""
+    warm = Warm()
+    out = sys.stdout
+    # No cyclic garbage collection during a build: a build makes millions of objects and next to
+    # no cycles, and each full collection walks all of them, the kept state included (at 20,000
+    # papers about 4 of a save's 20 CPU s, workers included: handbook/performance.md). What
+    # cycles there are (a failed build's traceback) are collected after the build, while the
+    # preview waits for the next save.
+    gc.disable()
+    while sys.stdin.readline():
+        try:
+            code, problems = once(seeds, docs, config, warm), ""
+        except GeneratorError as e:  # a broken seed: nothing was written, and what is kept stays true
+            code, problems = 1, _problems(e)
+        out.write(json.dumps({"code": code, "problems": problems}) + "\n")
+        out.flush()
+        warm.refresh(stop=_asked)
+        gc.collect()
+    return 0
+
+
+def _asked() -> bool:
+    """Whether a line waits on stdin (a save came in while the builder was refreshing)."""
+    return bool(select.select([sys.stdin], [], [], 0)[0])
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between fork and exec
@@ -260,13 +311,31 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between
         pass
 
 
+def _code_state() -> tuple:
+    """The generator's own files (code and data) by size and time: a builder started before
+    they changed runs the old code, and is started again."""
+    here = Path(__file__).resolve().parent
+    out = []
+    for path in sorted(here.rglob("*")):
+        if path.suffix in (".py", ".yml", ".yaml", ".json") and "__pycache__" not in path.parts:
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            out.append((str(path), st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 class Builder:
-    """Runs rebuilds in a child process, one at a time, and can stop the one running."""
+    """Runs rebuilds, one at a time, in one long-lived child process (:func:`work`), which keeps
+    the last build's state in memory; starts it again when it ended (a build stopped, a crash)
+    or when the generator's code changed; and can stop it."""
 
     def __init__(self, seeds: Path, docs: Path, config: Path, site: Path, state: State) -> None:
         self.args = ["--seeds", str(seeds), "--docs", str(docs), "--config", str(config)]
         self.site, self.state = site, state
         self.child: subprocess.Popen | None = None
+        self.code: tuple = ()
 
     def _identity(self) -> int | None:
         try:
@@ -274,17 +343,36 @@ class Builder:
         except OSError:
             return None
 
+    def _start(self) -> subprocess.Popen:
+        self.code = _code_state()
+        # The child logs to the terminal; its answers (and problems: path:line: message) come on its stdout.
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", "generator.serve", "--work", *self.args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+        return self.child
+
+    def _ask(self) -> tuple[int, str]:
+        """One rebuild by the child: its exit status (or the build's) and its problems."""
+        if self.child is not None and (self.child.poll() is not None or _code_state() != self.code):
+            self.stop()
+        child = self.child or self._start()
+        try:
+            child.stdin.write(b"build\n")
+            child.stdin.flush()
+            line = child.stdout.readline()
+        except OSError:  # it ended meanwhile
+            line = b""
+        try:
+            answer = json.loads(line)
+            return int(answer["code"]), str(answer["problems"])
+        except (ValueError, KeyError, TypeError):  # it ended during the build: its traceback is on the terminal
+            self.stop()
+            return child.returncode or 1, ""
+
     def rebuild(self) -> bool:
         before = self._identity()
-        # The child logs to the terminal; its problems (path:line: message) come on its stdout.
-        self.child = subprocess.Popen(
-            [sys.executable, "-m", "generator.serve", "--once", *self.args],
-            stdout=subprocess.PIPE, start_new_session=True,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
-        problems = self.child.stdout.read().decode("utf-8", "replace").strip()
-        code = self.child.wait()
-        self.child.stdout.close()
-        self.child = None
+        code, problems = self._ask()
         if code:
             if problems:
                 print(problems, file=sys.stderr, flush=True)
@@ -295,8 +383,9 @@ class Builder:
         return True
 
     def stop(self) -> None:
-        """Stop a running build: Ctrl-C to its group (the generator undoes a half-done write), then SIGKILL."""
-        child = self.child
+        """Stop the child and a build it runs: Ctrl-C to its group (the generator undoes a
+        half-done write), then SIGKILL."""
+        child, self.child = self.child, None
         if child is None:
             return
         for sig, wait in ((signal.SIGINT, STOP_SECONDS), (signal.SIGKILL, None)):
@@ -310,6 +399,9 @@ class Builder:
             except subprocess.TimeoutExpired:
                 continue
         child.wait()
+        for pipe in (child.stdin, child.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
         # What the build started (its workers, MkDocs) may outlive it: kill the group, and wait
         # until it is gone, since a process busy with the disk dies only when that call returns.
         deadline = time.monotonic() + STOP_SECONDS
@@ -359,18 +451,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", type=Path, default=Path("docs"))
     ap.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
     ap.add_argument("--addr", default=os.environ.get("ADDR") or DEFAULT_ADDR, help=f"host:port (default {DEFAULT_ADDR})")
-    ap.add_argument("--once", action="store_true", help="rebuild once (generator and site step) and exit: what each save runs")
+    ap.add_argument("--once", action="store_true", help="rebuild once (generator and site step) and exit")
+    ap.add_argument("--work", action="store_true",
+                    help="the preview's builder: rebuild for each line on stdin, keeping the last build in memory")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    if args.once:
+    if args.once or args.work:
         # Ctrl-C is how the preview stops a build (the generator then undoes a half-done write),
         # also where the preview was started with SIGINT ignored (a background job of a script)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
-            return once(args.seeds, args.docs, args.config)
+            return work(args.seeds, args.docs, args.config) if args.work else once(args.seeds, args.docs, args.config)
+        except KeyboardInterrupt:
+            return 130
         except GeneratorError as e:
-            for m in getattr(e, "errors", None) or [e]:
-                print(m, flush=True)  # on stdout: the preview shows it on the page too
+            print(_problems(e), flush=True)
             return 1
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _stop_on_signal)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from generator.core.errors import GeneratorError
 from generator.core.parallel import map_chunks
+from generator.core.warm import Warm
 from generator.site import tree
 from generator.site.config import mkdocs_config
 from generator.site.rendered import generator_version, rendered
@@ -128,8 +129,10 @@ class _Laps:
         self.last = now
 
 
-def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
-    """Build ``site_dir`` from ``docs_dir`` (see the module's docstring)."""
+def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> SiteResult:
+    """Build ``site_dir`` from ``docs_dir`` (see the module's docstring). ``warm`` (a long-lived
+    builder's, :mod:`generator.core.warm`) answers the reads of the generator's version and of
+    the last site's record from memory while their files are unchanged."""
     result = SiteResult()
     lap = _Laps(result.seconds)
     data = mkdocs_config(config)
@@ -140,7 +143,7 @@ def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
     adopted, remover = tree.adopt(site)
     staging = tree.staging(site)
     try:
-        version = generator_version()
+        version = warm.read(generator_version) if warm is not None else generator_version()
         src = _read_docs(docs)
         frames_out = {url_of(rel) for rel in FRAMES}
         lap("read")
@@ -148,7 +151,8 @@ def build_site(config: Path = Path("mkdocs.yml")) -> SiteResult:
                         frames_out, version)
         lap("mkdocs")
         fkey = frames_key(docs, made.root)
-        last = _read_record(cache / RECORD, version, fkey)
+        last = (warm.read(_read_record, cache / RECORD, version, fkey) if warm is not None
+                else _read_record(cache / RECORD, version, fkey))
         old = tree.walk(site, hidden=True) if site.is_dir() else {}
 
         # Every file of the next site: (where to link it from, its inode) or a page to stamp.
