@@ -1210,3 +1210,17 @@ def test_and_before_a_preposition_ends_the_phrase() -> None:
     found = noun_phrases(tokens("We study online linear optimization over Hilbert spaces and for learning with kernels"))
     assert ["online", "linear", "optimization", "over", "Hilbert", "spaces"] in found, found
     assert not any(p[-1] == "and" or ("and" in p and "for" in p) for p in found), found
+
+
+def test_no_title_ends_on_a_clause_comma(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A phrase cut where its clause ends kept the clause's comma: "The Proximal Map Is the Key Step
+    # in Gradient-Type Algorithms," (3 of the 5,180 titled abstracts). Whatever the candidates
+    # give, the title the build uses ends on a word.
+    from generator.derive.title import choose
+
+    for cut, title in (("Sparse Coding of Natural Images,", "Sparse Coding of Natural Images"),
+                       ("Sparse Coding of Natural Images ;", "Sparse Coding of Natural Images"),
+                       ("Sparse Coding:", "Sparse Coding")):
+        monkeypatch.setattr(choose, "_chosen_untidied", lambda text, weights, cut=cut: (cut, [], 0.6))
+        assert choose.derived("Any abstract.") == (title, 0.6)
+        assert choose.best("Any abstract.") == title

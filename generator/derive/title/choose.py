@@ -407,6 +407,13 @@ def derived(text: str, weights: Sequence[float] | None = None) -> tuple[str, flo
 
 def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str], float | None]:
     """The title, the sentences it was read from, and its confidence when it had to be known."""
+    title, sentences, conf = _chosen_untidied(text, weights)
+    # A phrase cut where its clause ends keeps the clause's comma ("... Gradient-Type
+    # Algorithms,"): no title ends on one.
+    return title.rstrip(" ,;:"), sentences, conf
+
+
+def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, list[str], float | None]:
     found = candidates(text, stop=_stated)
     if not found:
         return UNTITLED, [], 0.0  # nothing but a word too long for any title
