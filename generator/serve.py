@@ -264,10 +264,6 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _problems(e: GeneratorError) -> str:
-    return "\n".join(str(m) for m in (getattr(e, "errors", None) or [e]))
-
-
 def work(seeds: Path, docs: Path, config: Path) -> int:
     """The preview's builder: one process for every rebuild, which keeps what the last build
     left in memory (:class:`generator.core.warm.Warm`), so a save costs no start, no imports
@@ -287,7 +283,7 @@ def work(seeds: Path, docs: Path, config: Path) -> int:
         try:
             code, problems = once(seeds, docs, config, warm), ""
         except GeneratorError as e:  # a broken seed: nothing was written, and what is kept stays true
-            code, problems = 1, _problems(e)
+            code, problems = 1, str(e)  # one problem a line (ErrorList's text)
         out.write(json.dumps({"code": code, "problems": problems}) + "\n")
         out.flush()
         warm.refresh(stop=_asked)
@@ -465,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             return 130
         except GeneratorError as e:
-            print(_problems(e), flush=True)
+            print(e, flush=True)
             return 1
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _stop_on_signal)
