@@ -354,7 +354,7 @@ def test_the_fitted_model_is_read_and_covers_the_taxonomy(taxonomy):
     assert 0 < model.threshold < 1
     assert {t.slug for t in taxonomy if not t.catch_all} <= set(model.profiles)
     assert all(term in model.idf for terms in model.profiles.values() for term in terms)
-    assert (Path(__file__).resolve().parents[1] / "generator" / "derive" / "topic_weights.json").stat().st_size < 2_000_000
+    assert (Path(__file__).resolve().parents[1] / "generator" / "derive" / "topic_weights.json").stat().st_size < 5_000_000  # 3,000 weights a classifier: 4.4 MB
 
 
 @pytest.mark.parametrize(
