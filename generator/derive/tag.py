@@ -55,7 +55,7 @@ SENTENCE_WEIGHTS = (3.0, 2.5)
 LATER_WEIGHT = 1.0
 # The last sentence of a longer abstract often looks beyond the paper ("could serve as fast
 # policies for reinforcement learning"): its mentions count this much.
-LAST_WEIGHT = 0.5
+LAST_WEIGHT = 0.25
 LAST_FROM = 4  # sentences an abstract needs for its last one to count as an outlook
 # Terms of the first two sentences count this much more than later ones (fitted: early_weight).
 EARLY_SENTENCES = 2
