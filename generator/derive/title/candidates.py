@@ -152,13 +152,14 @@ def rejoined(text: str) -> str:
 # A small word glued to the capitalised word after it, as copying from a PDF leaves it ("a new
 # learnable module, theSpatial Transformer"): two words. (Not "aPascal", "iPhone", "fastText",
 # "miniKanren": a letter or a word of a name's own is no small word of ``glued_before_capital``.)
-_GLUED_SMALL = re.compile(rf"\b({'|'.join(sorted(_W['glued_before_capital'], key=len, reverse=True))})(?=[A-Z][a-z]{{2,}}\b)")
+_GLUED_SMALL = re.compile(r"\b([a-z]{2,4})(?=[A-Z][a-z]{2,}\b)")
+_SMALL_BEFORE_CAPITAL = _W["glued_before_capital"]
 
 
 def parted_small_words(text: str) -> str:
     """The text with each small word glued to a capitalised word after it parted: "theSpatial
     Transformer" is "the Spatial Transformer"."""
-    return _GLUED_SMALL.sub(r"\1 ", text) if any(c.isupper() for c in text) else text
+    return _GLUED_SMALL.sub(lambda m: f"{m[1]} " if m[1] in _SMALL_BEFORE_CAPITAL else m[1], text)
 
 
 def _sentences(text: str) -> list[str]:

@@ -395,20 +395,30 @@ def in_an_opening_clause(words: Sequence[str], sentences: Sequence[str]) -> bool
     """Are the title's words those of a sentence's opening "While ...", "If ..." clause, and of no
     other part of the abstract ("Models in Unstructured Visual Environments" of "If we aim to deploy
     these models in unstructured visual environments, they will be unable to cope ...")?"""
-    need = set(_words(" ".join(words)))
-    if not need:
+    opening, others = _clauses(tuple(sentences))
+    if not opening:
         return False
-    held = False
+    need = set(_words(" ".join(words)))
+    if not need or any(need <= rest for _, rest in opening) or any(need <= other for other in others):
+        return False  # the sentence's own clause, or another sentence, says it
+    return any(need <= clause for clause, _ in opening)
+
+
+@lru_cache(maxsize=16)
+def _clauses(sentences: tuple[str, ...]) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], tuple[frozenset[str], ...]]:
+    """The words of each sentence's opening "While ..." clause and of the rest of it; the words of
+    each other sentence."""
+    opening, others = [], []
+    if not any(s.split(maxsplit=1)[0].lower() in _OPENING_CLAUSE for s in sentences if s.strip()):
+        return (), ()  # (most abstracts: nothing to read)
     for s in sentences:
         clause, comma, rest = s.partition(",")
         first = clause.split(maxsplit=1)[0].lower() if clause.strip() else ""
         if comma and first in _OPENING_CLAUSE:
-            if need <= set(_words(rest)):
-                return False
-            held = held or need <= set(_words(clause))
-        elif need <= set(_words(s)):
-            return False  # another sentence says it in its own clause
-    return held
+            opening.append((frozenset(_words(clause)), frozenset(_words(rest))))
+        else:
+            others.append(frozenset(_words(s)))
+    return tuple(opening), tuple(others)
 
 
 def opens_a_clause(words: Sequence[str]) -> bool:
@@ -422,8 +432,12 @@ def opens_a_clause(words: Sequence[str]) -> bool:
         return True
     if low[0] not in _WH or len(low) < 2:
         return False
-    return not (any(w in _AUXILIARIES for w in low[1:])
-                or any(_THIRD_PERSON.match(w) and not w.endswith(_NOUN_PLURALS) for w in low[1:-1]))
+    # its verb: an auxiliary, "to", a verb that is never a noun, or a word in -s that no preposition
+    # follows ("How Width Affects the ...", not "Whether Pruning the Attention Heads of a Model")
+    return not (any(w in _AUXILIARIES or w in _CLAUSE_VERBS or w in _VERBS_WITH_OBJECT for w in low[1:])
+                or any(_THIRD_PERSON.match(w) and not w.endswith(_NOUN_PLURALS)
+                       and (low[k + 1] not in PREPOSITIONS or low[k + 1] == "as")
+                       for k, w in enumerate(low[1:-1], 1)))
 
 
 # What a verb's object or complement opens on, where a noun would not stand ("converges
@@ -460,6 +474,8 @@ def holds_a_verb(words: Sequence[str], text: str) -> bool:
     if not last.isalpha():
         return False
     text = text.lower()
+    if f"{prev} {last}" not in text:
+        return False
     if prev == "to":
         return (len(low) < 3 or low[-3] != "learning") and not last.endswith("s") \
             and re.search(rf"\bto {re.escape(last)} (?:{_AFTER_A_VERB}|to)\b", text) is not None \
@@ -520,6 +536,10 @@ def mended(title: str, sentences: Sequence[str]) -> str:
         out = out[k:]
     while len(out) > 2 and out[0].lower() in _QUANTIFIERS:
         out = out[1:]  # "Many Anomaly Detection Methods Exist": the methods
+    # "Gradient Flow Converges for Training Wide Networks": a phrase joined to what it is for,
+    # with its sentence's verb
+    out = [w for k, w in enumerate(out) if not (1 < k < len(out) - 2 and out[k + 1].lower() == "for"
+                                                and (w.lower() in _CLAUSE_VERBS or w.lower() in _VERBS_WITH_OBJECT))]
     cut = 0
     while out and cut <= _MEND_AT_MOST and (holds_a_verb(out, text) or _cut_idiom(out)
                                             or not (ends_a_phrase(out) or ends_its_clause(out))):
