@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.core.text import tokens as tokenize
 from generator.derive.title.compose import _compose, parted
-from generator.derive.title.phrases import _gerund, can_end, drop_fillers, ends_its_clause, trim
+from generator.derive.title.phrases import INNER_CLAUSE, _gerund, can_end, drop_fillers, ends_its_clause, trim
 from generator.derive.title.words import (
     _COMMON_WORDS,
     _CONTRIBUTION,
@@ -448,8 +448,7 @@ _BEFORE_A_NOUN = r"(?:the|a|an|this|these|those|its|their|our|such|each|every)"
 _CLAUSE_VERBS = _W["clause_verbs"]
 _VERBS_WITH_OBJECT = _W["clause_verbs_with_object"]
 # (and a relative clause: "Adversarial Examples That Fool Detectors" holds its own verb)
-_INNER = frozenset({"when", "if", "whether", "how", "why", "where", "while", "once", "because", "what", "that",
-                    "which", "who"})
+_INNER = INNER_CLAUSE | {"that", "which", "who"}
 _SINGULAR = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|ure|ing|ogy|ics|ent)$")
 
 

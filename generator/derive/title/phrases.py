@@ -435,7 +435,7 @@ _NOUN_ENDS = ("ment", "eed")
 
 # Words that open a clause inside a title, which may end on its verb ("How to Estimate Dense
 # Representations When Multiple Feature Types Exist").
-_INNER_CLAUSE = frozenset({"when", "if", "whether", "how", "why", "where", "while", "once", "because", "what"})
+INNER_CLAUSE = frozenset({"when", "if", "whether", "how", "why", "where", "while", "once", "because", "what"})
 # Words no title ends on that are no verb of a clause either: determiners, pronouns, auxiliaries.
 _NO_CLAUSE_VERB = frozenset("another every many more most much other several some various them there they very "
                             "almost already been being could does have might must shall should will would were "
@@ -446,7 +446,7 @@ def ends_its_clause(words: Sequence[str]) -> bool:
     """Does the title end on the verb of a clause it holds whole, with its opener and its subject
     ("... When Multiple Feature Types Exist")? Such a verb ends a title where it would end no phrase."""
     low = [w.lower() for w in words]
-    if len(low) < 4 or not any(w in _INNER_CLAUSE for w in low[1:-2]):
+    if len(low) < 4 or not any(w in INNER_CLAUSE for w in low[1:-2]):
         return False
     last = low[-1]
     return last in _CANNOT_END and len(last) > 3 and last not in _STOP and last not in ADVERBS \
