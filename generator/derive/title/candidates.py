@@ -149,9 +149,22 @@ def rejoined(text: str) -> str:
     return _BROKEN.sub(whole, text)
 
 
+# A small word glued to the capitalised word after it, as copying from a PDF leaves it ("a new
+# learnable module, theSpatial Transformer"): two words. (Not "aPascal", "iPhone", "fastText",
+# "miniKanren": a letter or a word of a name's own is no small word of ``glued_before_capital``.)
+_GLUED_SMALL = re.compile(r"\b([a-z]{2,4})(?=[A-Z][a-z]{2,}\b)")
+_SMALL_BEFORE_CAPITAL = _W["glued_before_capital"]
+
+
+def parted_small_words(text: str) -> str:
+    """The text with each small word glued to a capitalised word after it parted: "theSpatial
+    Transformer" is "the Spatial Transformer"."""
+    return _GLUED_SMALL.sub(lambda m: f"{m[1]} " if m[1] in _SMALL_BEFORE_CAPITAL else m[1], text)
+
+
 def _sentences(text: str) -> list[str]:
     """The plain text's sentences without their closing marks, less the closing pointers to code."""
-    out = sentences(_GLUED.sub(r"\g<0> ", rejoined(text)))
+    out = sentences(_GLUED.sub(r"\g<0> ", parted_small_words(rejoined(text))))
     # pointers to code or a project page come last; only the closing sentences need the test
     last = len(out) - 3
     return [s.rstrip(".! ") for i, s in enumerate(out) if i < last or len(s) > 160 or not _points_elsewhere(s)]
@@ -182,8 +195,9 @@ def _topic(sentences: list[str]) -> list[str]:
                     setting = setting[1:]  # "In many real-world applications": the applications
                 if setting and not tokens[1][0].isdigit() and tokens[1].lower() not in ("recent", "practice", "particular", "contrast", "addition"):
                     return setting
-        if start < len(tokens) and (tokens[start].lower() in ANAPHORA | WEAK_START | {"here", "there", "recently"}):
-            continue
+        if start < len(tokens) and (tokens[start].lower() in ANAPHORA | WEAK_START | _JOINING | {"here", "there", "recently"}
+                                    or (start and tokens[start].lower() in PREPOSITIONS)):
+            continue  # "In this paper we propose X, but from an implementation point of view ...": no subject there
         tokens = abbreviate(tokens, start)
         words = _phrase(tokens, start, limit=9, subject=True)
         text = LEAD_IN.sub("", " ".join(words))
@@ -480,11 +494,18 @@ def _evaluation(words: list[str]) -> bool:
     return bool(head) and head[-1] == "study" and after not in ("of", "on", "into")
 
 
+# Words that pair what follows with something else ("both X and Y", "either X or Y"): no title opens on one.
+_PAIRING = frozenset({"both", "either", "neither"})
+# Words that join a clause to the one before it: what follows them in a sentence is no subject
+# ("..., but from an implementation point of view is simpler").
+_JOINING = frozenset({"but", "and", "or", "yet", "so", "nor"})
+
+
 def _subject(tokens: list[str]) -> list[str]:
     """The object of "we study ...": a noun phrase, or a how/whether clause kept whole."""
     i = 0
-    while i < len(tokens) and tokens[i].lower() in ARTICLES | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
-        i += 1
+    while i < len(tokens) and tokens[i].lower() in ARTICLES | _PAIRING | {"problem", "problems", "question", "questions", "task", "tasks", "of", "on", "in"}:
+        i += 1  # ("we investigate both the problem of X, as well as Y": the problem of X)
     if i < len(tokens) and tokens[i].lower() in WH_START:
         return trim(_phrase(tokens, i, limit=14, wh=True))
     if 0 < i < len(tokens) and tokens[i].lower() == "following" and tokens[i - 1].lower() == "the":

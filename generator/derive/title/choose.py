@@ -35,6 +35,7 @@ from generator.derive.title.candidates import (
     _spells,
     about_our_work,
     candidates,
+    parted_small_words,
     rejoined,
     title_sentences,
 )
@@ -44,15 +45,19 @@ from generator.derive.title.faithful import (
     broken,
     confidence,
     established,
+    holds_a_verb,
+    in_an_opening_clause,
     long_form,
+    mended,
     name_is_ours,
+    opens_a_clause,
     plain_title,
     said_where_named,
     spells,
     statement_phrases,
     symbol,
 )
-from generator.derive.title.phrases import can_end, trim
+from generator.derive.title.phrases import can_end, ends_its_clause, trim
 from generator.derive.title.salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
 from generator.derive.title.words import _STOP, _W, ANAPHORA, GENERIC, MAX_LENGTH, NOT_DOMAIN, PREPOSITIONS, VAGUE, VERB_FORMS
 
@@ -89,7 +94,7 @@ KEY_TERMS = 6
 def context(text: str, model: WordModel | None = None, own_title: Collection[str] | None = None) -> Context:
     """What the features need of the abstract; ``own_title`` only for the fit (the real title's
     words of an abstract the title-word lexicon counted, which it then leaves out)."""
-    body = rejoined(plain(text))
+    body = parted_small_words(rejoined(plain(text)))
     first = first_sentence(body)
     counts = Counter(_WORD.findall(body.lower()))
     weight = {w: min(n, 5) * RARITY.get(w, 1.0) for w, n in counts.items()
@@ -275,7 +280,7 @@ def _whole(c: Candidate) -> bool:
     # "In a Multi-Armed Bandit Problem a Gambler Needs": an adverbial, not a noun phrase, opens it
     # (titles may open on "On the", "Towards", "Beyond")
     opens_adverbial = first in _ADVERBIAL_OPENERS and len(words) > 1 and words[1].lower() in ANAPHORA | {"a", "an", "the"}
-    return can_end(last) and first not in ANAPHORA and (first not in VERB_FORMS or c.kind == "question") \
+    return (can_end(last) or ends_its_clause(words)) and first not in ANAPHORA and (first not in VERB_FORMS or c.kind == "question") \
         and not opens_adverbial
 
 
@@ -410,7 +415,14 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
     title, sentences, conf = _chosen_untidied(text, weights)
     # A phrase cut where its clause ends keeps the clause's comma ("... Gradient-Type
     # Algorithms,"): no title ends on one.
-    return title.rstrip(" ,;:"), sentences, conf
+    tidy = title.rstrip(" ,;:")
+    # A title still broken by the words of its clause (nothing backed replaced it) keeps the
+    # phrase it holds: "But Highly Accurate ...", "... Search to Solve" lose those words.
+    if sentences and broken(tidy, sentences):
+        mend = mended(tidy, sentences)
+        if mend != tidy:
+            return mend, sentences, None
+    return tidy, sentences, conf
 
 
 def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, list[str], float | None]:
@@ -446,6 +458,13 @@ def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, l
         return next(((o, sentences, c) for o in own_long
                      if _whole(Candidate(o, CONTRIBUTION, 0)) and (c := confidence(sentences, o)) >= REPLACES and c > conf),
                     (title, sentences, conf))
+    if not broken(title, sentences, clause=False):
+        # broken only by the words of its sentence's clause: the phrase it holds, when that is whole
+        # ("Both Upper and Lower Bounds on X" -> "Upper and Lower Bounds on X"; "MIPS: Maximum Inner
+        # Product Search to Solve" -> "MIPS: Maximum Inner Product Search")
+        mend = mended(title, sentences)
+        if mend != title and not broken(mend, sentences):
+            return mend, sentences, None
     options = _options(title, first, pool, scores, found, sentences)
     keep = set(content_words(title))
     # a name the abstract gives its own work is what a reader looks the paper up by: a title
@@ -453,7 +472,16 @@ def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, l
     # replaced by "Unsupervised Image-to-Image Translation Framework Based on Coupled GANs")
     name, colon, _ = title.partition(": ")
     own_name = name if colon and not established(name) and not symbol(name) else ""
-    backed: list[tuple[int, int, int, str, float]] = []
+    # a title of a "While ...", "If ..." clause's words names a contrast or a condition: the
+    # plain title, of three words of substance at least, says more of the paper; when that is
+    # all that is wrong with the title, only the plain title replaces it (a title that shares
+    # the clause's words keeps the contrast: "Pair of Operators" of "... bottom-up local operators")
+    in_clause = not colon and in_an_opening_clause(title.split(), sentences)
+    misplaced = [t for t in _plain(found, sentences) if len(content_words(t)) >= 3] if in_clause else []
+    if in_clause and not broken(title, sentences, clause=False) and not opens_a_clause(title.split()) \
+            and not holds_a_verb(title.split(), ". ".join(sentences)):
+        options = iter(misplaced)
+    backed: list[tuple[int, int, int, int, str, float]] = []
     for k, option in enumerate(options):
         if not option or option == title or not _whole(Candidate(option, CONTRIBUTION, 0)):
             continue
@@ -462,12 +490,17 @@ def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, l
         if own_name and own_name not in option.split(": ")[0].split():
             continue
         shared = len(keep.intersection(content_words(option)))
-        if not shared and not long_form(option):
-            continue  # the same subject, mended, not another one
+        if not shared and not long_form(option) and option not in misplaced:
+            # the same subject, mended, not another one (unless the title's is no subject of the
+            # paper: then what the paper says it proposes or studies)
+            continue
         c = confidence(sentences, option)
-        if c >= REPLACES and c > conf:
+        if c >= REPLACES and c > conf and not (opens_a_clause(option.split()) or holds_a_verb(option.split(), ". ".join(sentences))):
+            # (not one that opens or holds a sentence's clause itself)
             # the paper's long form first, then the one that keeps most of the title's subject
-            backed.append((-(long_form(option) and c >= 1.0), -shared, k, option, c))
+            # (for a title of an opening clause's words, the plain title first: its shared words
+            # are the contrast's)
+            backed.append((-(option in misplaced), -(long_form(option) and c >= 1.0), -shared, k, option, c))
     if not backed:
         return title, sentences, conf
     *_, best_title, best_conf = min(backed)

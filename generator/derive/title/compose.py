@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from generator.core.text import SPACE_BEFORE_PUNCT
-from generator.derive.title.phrases import can_end, trim
+from generator.derive.title.phrases import can_end, ends_its_clause, trim
 from generator.derive.title.words import (
     _ADJECTIVE_END,
     _COMMON_WORDS,
@@ -49,13 +49,13 @@ def _fit(words: list[str], budget: int) -> list[str]:
         if lengths[-1] > budget:
             break
     else:
-        if not words or can_end(words[-1]):
+        if not words or can_end(words[-1]) or ends_its_clause(words):
             return words
         fits = True
     for k in range(len(lengths) - 2, 0, -1):
         low = words[k].lower()
         if (low in PREPOSITIONS or low in CLAUSE or low in ("during", "after", "before", "like", "while")) \
-                and can_end(words[k - 1]) and not (low == "to" and words[k - 1].lower().endswith("ing")) \
+                and (can_end(words[k - 1]) or ends_its_clause(words[:k])) and not (low == "to" and words[k - 1].lower().endswith("ing")) \
                 and not (low == "between" and words[k - 1].lower() in RELATIONS):
             # (not "Network for Learning | to Localize": a gerund's infinitive is its object, not a
             # phrase of its own; not "for Revealing the Relation | between X and Y": a relation

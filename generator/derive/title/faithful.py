@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.core.text import tokens as tokenize
 from generator.derive.title.compose import _compose, parted
-from generator.derive.title.phrases import _gerund, can_end, drop_fillers, trim
+from generator.derive.title.phrases import INNER_CLAUSE, _gerund, can_end, drop_fillers, ends_its_clause, trim
 from generator.derive.title.words import (
     _COMMON_WORDS,
     _CONTRIBUTION,
@@ -343,26 +343,154 @@ def confidence(sentences: Sequence[str], title: str) -> float:
     return round(max(0.0, min(1.0, score)), 2)
 
 
-def broken(title: str, sentences: Sequence[str]) -> bool:
+def broken(title: str, sentences: Sequence[str], clause: bool = True) -> bool:
     """Is the title broken, not only uncertain? Cut where no phrase ends ("... for Recovering
     Sparse", "... Network for Capturing"), holding a word the abstract never writes
     ("Networksk"), or with an existing method for its name ("CLT: ...") the paper does not give
     itself. (A name the paper does not present as its own in so many words, "SVD-softmax targets
     ...", or one only its code's address holds, "github.com/x/L-OBS", is as often the name the
-    paper's real title has: such a title is uncertain, not broken.)"""
+    paper's real title has: such a title is uncertain, not broken.) With ``clause`` (the default),
+    a title that holds words of its sentence's clause is broken too: it opens on a conjunction
+    or on a wh-word without its verb (:func:`opens_a_clause`), holds the sentence's verb
+    (:func:`holds_a_verb`), or is made of the words of an opening "While ..." or "If ..." clause
+    (:func:`in_an_opening_clause`)."""
     if not title or title == UNTITLED:
         return True
     name, colon, tail = title.partition(": ")
     if not colon:
         name, tail = "", title
     words = tail.split()
-    return not ends_a_phrase(words) or _cut_idiom(words) or _mangled(title, sentences) \
-        or (words[-1].lower().endswith("ing") and cut_verb(words[-1], " ".join(sentences))) \
+    text = " ".join(sentences)
+    return not (ends_a_phrase(words) or ends_its_clause(words)) or _cut_idiom(words) or _mangled(title, sentences) \
+        or (words[-1].lower().endswith("ing") and cut_verb(words[-1], text)) \
+        or (clause and (opens_a_clause(words) or holds_a_verb(words, ". ".join(sentences))
+                        or (not name and in_an_opening_clause(words, sentences)))) \
         or bool(name and ((symbol(name) and not spells(name, words))
                           or (established(name) and not name_is_ours(name, sentences))))
 
 
 _CUT_IDIOMS = _W["cut_idioms"]
+# Words that open a clause, not a title ("But Highly Accurate Generative Approach", "Both the
+# Problem of ...", "Whilst Deep Neural Networks"); a question may ("When Does Learning ...?").
+_CLAUSE_OPENERS = _W["clause_openers"]
+# Words that open a clause a title may be, when its verb is in it ("How Width Affects the
+# Expressiveness of Neural Networks"), not cut before it ("How Inferred Color-Quantity Mappings
+# for Colormap Data Visualizations", "Whether Turning the ... Problem into an Optimization Problem").
+_WH = frozenset({"how", "whether", "why", "what"})
+_AUXILIARIES = frozenset("is are was were be been can could may might will would should must do does did has have had to".split())
+# A word in -s that is a verb, not a plural noun: not "-ings", "-tions", "-ers" and the like
+# ("Mappings", "Visualizations", "Features": the last word is the subject's, never its verb).
+_THIRD_PERSON = re.compile(r"^[a-z]{3,}[^su'’]s$")
+_NOUN_PLURALS = ("ings", "tions", "sions", "ments", "isms", "ics", "ness", "ties", "ures", "ances", "ences",
+                 "ers", "ors", "ists", "sses", "xes", "ches", "shes")
+
+
+# Words that open a clause before a sentence's own ("While existing correlation measures are
+# suitable for X, they fail ...", "If we aim to deploy these models in Y, they will ..."): what
+# the clause names is a contrast, a condition or a setting, not what the paper is about.
+_OPENING_CLAUSE = _W["opening_clause_words"]
+
+
+def in_an_opening_clause(words: Sequence[str], sentences: Sequence[str]) -> bool:
+    """Are the title's words those of a sentence's opening "While ...", "If ..." clause, and of no
+    other part of the abstract ("Models in Unstructured Visual Environments" of "If we aim to deploy
+    these models in unstructured visual environments, they will be unable to cope ...")?"""
+    opening, others = _clauses(tuple(sentences))
+    if not opening:
+        return False
+    need = set(_words(" ".join(words)))
+    if not need or any(need <= rest for _, rest in opening) or any(need <= other for other in others):
+        return False  # the sentence's own clause, or another sentence, says it
+    return any(need <= clause for clause, _ in opening)
+
+
+@lru_cache(maxsize=16)
+def _clauses(sentences: tuple[str, ...]) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], tuple[frozenset[str], ...]]:
+    """The words of each sentence's opening "While ..." clause and of the rest of it; the words of
+    each other sentence."""
+    opening, others = [], []
+    if not any(s.split(maxsplit=1)[0].lower() in _OPENING_CLAUSE for s in sentences if s.strip()):
+        return (), ()  # (most abstracts: nothing to read)
+    for s in sentences:
+        clause, comma, rest = s.partition(",")
+        first = clause.split(maxsplit=1)[0].lower() if clause.strip() else ""
+        if comma and first in _OPENING_CLAUSE:
+            opening.append((frozenset(_words(clause)), frozenset(_words(rest))))
+        else:
+            others.append(frozenset(_words(s)))
+    return tuple(opening), tuple(others)
+
+
+def opens_a_clause(words: Sequence[str]) -> bool:
+    """Does the title open a clause it does not hold: on a conjunction or a subordinator ("But ...",
+    "Both ...", "Whilst ..."), or on a wh-word with no verb after it ("How Inferred Mappings for
+    X")? A question the abstract asks is a title ("When Does Learning Elicit ...?")."""
+    if not words or words[-1].endswith("?"):
+        return False
+    low = [w.lower() for w in words]
+    if low[0] in _CLAUSE_OPENERS:
+        return True
+    if low[0] not in _WH or len(low) < 2:
+        return False
+    # its verb: an auxiliary, "to", a verb that is never a noun, or a word in -s that no preposition
+    # follows ("How Width Affects the ...", not "Whether Pruning the Attention Heads of a Model")
+    return not (any(w in _AUXILIARIES or w in _CLAUSE_VERBS or w in _VERBS_WITH_OBJECT for w in low[1:])
+                or any(_THIRD_PERSON.match(w) and not w.endswith(_NOUN_PLURALS)
+                       and (low[k + 1] not in PREPOSITIONS or low[k + 1] == "as")
+                       for k, w in enumerate(low[1:-1], 1)))
+
+
+# What a verb's object or complement opens on, where a noun would not stand ("converges
+# globally", "satisfy the"; not "to": "networks to overcome X" is a noun with its purpose); and
+# the determiners a noun, never a verb, follows.
+_AFTER_A_VERB = r"(?:the|a|an|this|these|its|their|how|whether|well|globally|almost|always)"
+_BEFORE_A_NOUN = r"(?:the|a|an|this|these|those|its|their|our|such|each|every)"
+_CLAUSE_VERBS = _W["clause_verbs"]
+_VERBS_WITH_OBJECT = _W["clause_verbs_with_object"]
+# (and a relative clause: "Adversarial Examples That Fool Detectors" holds its own verb)
+_INNER = INNER_CLAUSE | {"that", "which", "who"}
+_SINGULAR = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|ure|ing|ogy|ics|ent)$")
+
+
+def holds_a_verb(words: Sequence[str], text: str) -> bool:
+    """Does the title hold the verb of the sentence it was read from ("Gradient Descent Converges",
+    "SGD Converges for Neural Networks in Practice", "... Maximum Inner Product Search to Solve")?
+    Not the verb of a clause the title holds whole ("... When Multiple Feature Types Exist"). A verb
+    that is never a noun (``clause_verbs``) anywhere after the first word; or at the end, a word
+    in -s after a singular noun, or a plain one after a plural, that the abstract writes after that
+    noun and before an object or a complement, and never after a determiner; or "to" and a verb
+    the abstract writes before its object (not "Learning to Rank", a name for a task)."""
+    if len(words) < 2:
+        return False
+    low = [w.lower() for w in words]
+    if low[-1] in _VERBS_WITH_OBJECT:
+        return True  # "... Whether an Unknown Discrete Distribution Belongs": to what?
+    if not _INNER.isdisjoint(low[1:-1]):
+        return False  # "... When Multiple Feature Types Exist": the clause's own verb
+    if any(w in _CLAUSE_VERBS or w in _VERBS_WITH_OBJECT for w in low[1:]):
+        return True  # "SGD Converges for Neural Networks in Practice"
+    last, prev = low[-1], low[-2]
+    if not last.isalpha():
+        return False
+    text = text.lower()
+    if f"{prev} {last}" not in text:
+        return False
+    if prev == "to":
+        return (len(low) < 3 or low[-3] != "learning") and not last.endswith("s") \
+            and re.search(rf"\bto {re.escape(last)} (?:{_AFTER_A_VERB}|to)\b", text) is not None \
+            and re.search(rf"\b{_BEFORE_A_NOUN} {re.escape(last)}\b", text) is None
+    if _THIRD_PERSON.match(last) and not last.endswith(_NOUN_PLURALS):
+        verb = _SINGULAR.search(prev) is not None
+        forms = (last, last[:-1])  # "the model", "a task": a noun's singular follows a determiner
+    else:
+        verb = prev.endswith("s") and not prev.endswith(("ss", "us", "is")) and not last.endswith(("s", "ed", "ing", "ly"))
+        forms = (last,)
+    if not verb:
+        return False
+    # every time the abstract writes the two words, an object or a complement follows
+    after = re.findall(rf"\b{re.escape(prev)} {re.escape(last)}\b(?![\w-])(?: (\w+))?", text)
+    return bool(after) and all(re.fullmatch(_AFTER_A_VERB, a) for a in after) \
+        and not any(re.search(rf"\b{_BEFORE_A_NOUN} (?:[\w-]+ )?{re.escape(f)}\b", text) for f in forms)
 # Words that open a relative clause: a title holding one after its first word is a clause cut
 # short ("Model Where the Rate of an Inhomogeneous Poisson Process"): uncertain, not broken (its
 # options were no better). (Not "that": "Adversarial Examples that Fool ..." is a title.)
@@ -376,6 +504,54 @@ def _holds_a_clause(words: Sequence[str]) -> bool:
     if any(w in _RELATIVE for w in low[1:]):
         return True
     return len(low) <= 4 and low[0] == "using" and not any(w in PREPOSITIONS for w in low[1:])
+
+
+# Words that count what a sentence's subject names, not what a title names.
+_QUANTIFIERS = frozenset({"many", "most", "some", "several", "all", "few", "various"})
+# How many words a title's end may lose to end where a phrase ends (:func:`mended`); a title cut
+# deeper is kept as it is, for the maintainers to see.
+_MEND_AT_MOST = 3
+
+
+def mended(title: str, sentences: Sequence[str]) -> str:
+    """The title without the clause words it was cut with, when nothing better replaced it: its
+    opening conjunction or wh-word ("Both Upper and Lower Bounds on X" -> "Upper and Lower Bounds
+    on X", "How Inferred Mappings for X" -> "Inferred Mappings for X") and its closing verb or cut
+    idiom ("... Search to Solve", "... for Robustness with Respect", "Gradient Descent Converges"):
+    the phrase it holds, cut at a boundary. The title itself when it needs no mending, or when
+    what is left says too little (fewer than two words of substance)."""
+    name, colon, tail = title.partition(": ")
+    if not colon:
+        name, tail = "", title
+    words = tail.split()
+    if not words:
+        return title
+    text = ". ".join(sentences)  # ("tasks. These methods": no verb with its object)
+    out = list(words)
+    if opens_a_clause(out):
+        k = 1
+        while k < len(out) and out[k].lower() in ARTICLES:
+            k += 1  # "Both the Problem of X": "Problem of X"
+        out = out[k:]
+    while len(out) > 2 and out[0].lower() in _QUANTIFIERS:
+        out = out[1:]  # "Many Anomaly Detection Methods Exist": the methods
+    # "Gradient Flow Converges for Training Wide Networks": a phrase joined to what it is for,
+    # with its sentence's verb
+    out = [w for k, w in enumerate(out) if not (1 < k < len(out) - 2 and out[k + 1].lower() == "for"
+                                                and (w.lower() in _CLAUSE_VERBS or w.lower() in _VERBS_WITH_OBJECT))]
+    cut = 0
+    while out and cut <= _MEND_AT_MOST and (holds_a_verb(out, text) or _cut_idiom(out)
+                                            or not (ends_a_phrase(out) or ends_its_clause(out))):
+        n = 2 if len(out) > 1 and (out[-2].lower() == "to" or " ".join(out[-2:]).lower() in _CUT_IDIOMS) else 1
+        cut += n
+        out = trim(out[:-n])
+    if out == words:
+        return title
+    content = [w for w in out if w.lower() not in _STOP]
+    if cut > _MEND_AT_MOST or len(content) < 2 or not ends_a_phrase(out) or says_little(out):
+        return title
+    out[0] = out[0][:1].upper() + out[0][1:]
+    return f"{name}: {' '.join(out)}" if name else " ".join(out)
 
 
 def _cut_idiom(words: Sequence[str]) -> bool:
@@ -527,6 +703,9 @@ def plain_title(sentences: Sequence[str], name: str = "") -> str:
             content = [w for w in words if w.lower() not in _STOP]
             if len(content) < 2 or all(w.lower() in GENERIC or w.lower() in VAGUE for w in content):
                 continue  # "a new method": nothing said yet
+            low = [w.lower() for w in words]
+            if "between" in low and "and" not in low[low.index("between"):]:
+                continue  # "Relationship between Gaussian Processes": cut before what it relates them to
             title = _compose(name, words)
             if title and ends_a_phrase(title.split()):
                 return title

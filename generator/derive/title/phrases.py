@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from generator.derive.title.words import (
@@ -177,8 +178,8 @@ def trim(words: list[str]) -> list[str]:
 
 def drop_fillers(words: list[str]) -> list[str]:
     i = 0
-    while i < len(words) and (words[i].lower() in FILLER or words[i] == "," or (i and words[i].lower() == "and")):
-        i += 1  # "a simple and scalable approach": "and" goes with the filler before it
+    while i < len(words) and (words[i].lower() in FILLER or words[i] == "," or (i and words[i].lower() in ("and", "but", "yet"))):
+        i += 1  # "a simple and scalable approach", "a simple, but highly accurate approach": the joiner goes with the filler before it
     return words[i:]
 
 
@@ -430,6 +431,26 @@ def _plural_noun(word: str) -> bool:
 
 _ADJECTIVE_PREFIXES = frozenset({"off", "on", "non", "well", "ill"})
 _NOUN_ENDS = ("ment", "eed")
+
+
+# Words that open a clause inside a title, which may end on its verb ("How to Estimate Dense
+# Representations When Multiple Feature Types Exist").
+INNER_CLAUSE = frozenset({"when", "if", "whether", "how", "why", "where", "while", "once", "because", "what"})
+# Words no title ends on that are no verb of a clause either: determiners, pronouns, auxiliaries.
+_NO_CLAUSE_VERB = frozenset("another every many more most much other several some various them there they very "
+                            "almost already been being could does have might must shall should will would were "
+                            "unless whereas although though however rather once".split())
+
+
+def ends_its_clause(words: Sequence[str]) -> bool:
+    """Does the title end on the verb of a clause it holds whole, with its opener and its subject
+    ("... When Multiple Feature Types Exist")? Such a verb ends a title where it would end no phrase."""
+    low = [w.lower() for w in words]
+    if len(low) < 4 or not any(w in INNER_CLAUSE for w in low[1:-2]):
+        return False
+    last = low[-1]
+    return last in _CANNOT_END and len(last) > 3 and last not in _STOP and last not in ADVERBS \
+        and last not in _NO_CLAUSE_VERB and not last.endswith("ly")
 
 
 @lru_cache(maxsize=65536)
