@@ -42,6 +42,7 @@ from generator.derive.title.candidates import (
 from generator.derive.title.compose import _compose
 from generator.derive.title.faithful import (
     CONFIDENT,
+    backing,
     broken,
     confidence,
     established,
@@ -59,7 +60,7 @@ from generator.derive.title.faithful import (
 )
 from generator.derive.title.phrases import can_end, ends_its_clause, trim
 from generator.derive.title.salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
-from generator.derive.title.words import _STOP, _W, ANAPHORA, GENERIC, MAX_LENGTH, NOT_DOMAIN, PREPOSITIONS, VAGUE, VERB_FORMS
+from generator.derive.title.words import _STOP, _W, ANAPHORA, COUNTS, GENERIC, MAX_LENGTH, NOT_DOMAIN, PARTITIVE, PREPOSITIONS, VAGUE, VERB_FORMS
 
 _NAMING_WORDS = frozenset(v for v in _W["naming_verbs"] if " " not in v)
 
@@ -422,6 +423,9 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
         mend = mended(tidy, sentences)
         if mend != tidy:
             return mend, sentences, None
+    wider = _widened(tidy, sentences)
+    if wider:
+        return wider, sentences, None
     return tidy, sentences, conf
 
 
@@ -505,6 +509,58 @@ def _chosen_untidied(text: str, weights: Sequence[float] | None) -> tuple[str, l
         return title, sentences, conf
     *_, best_title, best_conf = min(backed)
     return best_title, sentences, best_conf
+
+
+# A bare title: at most this many words of substance, with no name ("Multinomial Distributions",
+# "Matrix Completion Problem", "Adversarial Sample Attacks").
+BARE_WORDS = 3
+
+
+def _substance(words: Sequence[str]) -> set[str]:
+    """The folded words of a phrase that name something: not a stop word, a generic head, a vague
+    noun, a count or a word of every field ("Three Families of Heuristics": heuristic)."""
+    return {w for w in _folded_words(words) if w not in _COMMON and w not in COUNTS and w not in PARTITIVE
+            and any(ch.isalpha() for ch in w)}
+
+
+def _widened(title: str, sentences: list[str]) -> str:
+    """What the paper says it proposes or studies, in place of a bare title of its background
+    ("Adversarial Sample Attacks" -> "Adversarial Sample Detection Technique for Face Recognition
+    Models"; "Submodular Energy Minimization" -> "Finding M Best Diverse Solutions of Energy
+    Minimization Problems"); '' when the title says that already or nothing replaces it.
+
+    Only a title of at most :data:`BARE_WORDS` words of substance, no name, and words no statement
+    of the paper's work holds (its phrase is the field, a setting, an object met on the way: the
+    abstract backs it below 1); and only by a phrase of the statement (or the plain title) that the
+    abstract backs (:data:`CONFIDENT`), whole, sharing a word of substance with the title and
+    naming no less: the same subject with what the paper does to it, not another one."""
+    if ": " in title or not sentences:
+        return ""
+    words = title.split()
+    own = _substance(words)
+    if not own or len([w for w in words if w.lower() not in _STOP]) > BARE_WORDS or backing(title, sentences) >= 1.0:
+        return ""
+    options = [_compose("", list(w)) for w in statement_phrases(sentences)] + [plain_title(sentences)]
+    best_option, best_shared = "", 0
+    for option in dict.fromkeys(o for o in options if o and o != title):
+        low = [w.lower() for w in option.split()]
+        said = _substance(option.split())
+        # the title's subject is what the phrase is about, not a word of its tail: not "Generally
+        # Applicable Form of Attention Mechanism" for "High-Order Attention Mechanism"
+        head = next((k for k, w in enumerate(low) if w in PREPOSITIONS), len(low))
+        shared = len(own & _substance(option.split()[:head]))
+        if not shared or len(said) < len(own) or len(content_words(option)) < len(content_words(title)) \
+                or shared <= best_shared:
+            continue
+        if ANAPHORA.intersection(low) or low[0] in _REFERRING or not _whole(Candidate(option, CONTRIBUTION, 0)) \
+                or broken(option, sentences) or confidence(sentences, option) < CONFIDENT:
+            continue
+        best_option, best_shared = option, shared
+    return best_option
+
+
+# Words that point at a phrase a title lacks ("Above Problem", "Following Favorable Guarantees").
+_REFERRING = frozenset({"above", "following", "latter", "former", "same", "aforementioned"})
 
 
 def _stated_instead(title: str, kind: str, sentences: list[str], ctx: Context) -> str:

@@ -1,0 +1,39 @@
+"""A bare title of the paper's background yields to what the paper says it proposes or studies
+(issue 25: generic titles, ``choose._widened``)."""
+from __future__ import annotations
+
+from generator.derive.title.candidates import title_sentences
+from generator.derive.title.choose import _widened
+
+PATCHES = title_sentences(
+    "Adversarial patch attacks fool face recognition models with a small printed sticker. "
+    "Recent work has shown the devastating consequences of such attacks. "
+    "We argue that adversarial patch attacks are tied to what the models attend to. "
+    "Therefore, we propose a novel adversarial patch detection technique for face recognition models, based on attention. "
+    "It flags most patched faces and keeps clean accuracy.")
+
+
+def test_a_bare_background_title_yields_to_the_statement_of_the_same_subject() -> None:
+    assert _widened("Adversarial Patch Attacks", PATCHES) == "Adversarial Patch Detection Technique for Face Recognition Models"
+
+
+def test_a_named_title_or_one_of_another_subject_is_not_replaced() -> None:
+    assert _widened("PatchGuard: Adversarial Patch Attacks", PATCHES) == ""
+    assert _widened("Small Printed Sticker", PATCHES) == ""  # no word of the statement's own subject
+
+
+def test_a_bare_title_the_paper_states_it_studies_stays() -> None:
+    studied = title_sentences(
+        "Subspace clustering groups points that lie near a union of low-dimensional subspaces. "
+        "We study subspace clustering when a few entries of each point are missing. "
+        "We show that a greedy method recovers the subspaces with high probability.")
+    assert _widened("Subspace Clustering", studied) == ""
+
+
+def test_a_statement_sharing_the_title_only_in_its_tail_is_about_something_else() -> None:
+    benchmark = title_sentences(
+        "Graph neural networks spread information along the edges of a graph. "
+        "Graph neural networks are hard to train on very deep stacks. "
+        "We propose a new benchmark of molecule property tasks for evaluating graph neural networks. "
+        "Our benchmark shows that adaptive optimizers overfit small molecules.")
+    assert _widened("Graph Neural Networks", benchmark) == ""
