@@ -37,3 +37,20 @@ def test_a_statement_sharing_the_title_only_in_its_tail_is_about_something_else(
         "We propose a new benchmark of molecule property tasks for evaluating graph neural networks. "
         "Our benchmark shows that adaptive optimizers overfit small molecules.")
     assert _widened("Graph Neural Networks", benchmark) == ""
+
+
+OUTLIERS = ("Outlier detection flags the points of a data set that do not fit the rest. "
+            "Most detectors output a score whose scale means nothing. ")
+PROPER_LOSSES = "We show that a class of proper losses gives calibrated outlier scores and test it on ten benchmarks."
+
+
+def test_a_bare_title_is_widened_by_what_a_sentence_of_the_paper_does_to_it() -> None:
+    concerns = title_sentences(OUTLIERS + "This paper concerns calibrated outlier detection, where the detector must "
+                               "also say how sure it is. " + PROPER_LOSSES)
+    assert _widened("Outlier Detection", concerns) == "Calibrated Outlier Detection"
+
+
+def test_what_the_verb_is_for_does_not_widen_its_object() -> None:
+    # "we extend outlier detection to represent streams": outlier detection is not "for representing streams"
+    extends = title_sentences(OUTLIERS + "We extend outlier detection to represent streams of points. " + PROPER_LOSSES)
+    assert _widened("Outlier Detection", extends) == ""

@@ -54,9 +54,11 @@ from generator.derive.title.faithful import (
     opens_a_clause,
     plain_title,
     said_where_named,
+    says_little,
     spells,
     statement_phrases,
     symbol,
+    widened_phrases,
 )
 from generator.derive.title.phrases import can_end, ends_its_clause, trim
 from generator.derive.title.salience import WORD_FEATURES, AbstractWords, Salience, WordModel, load_lexicon
@@ -526,8 +528,9 @@ def _substance(words: Sequence[str]) -> set[str]:
 def _widened(title: str, sentences: list[str]) -> str:
     """What the paper says it proposes or studies, in place of a bare title of its background
     ("Adversarial Sample Attacks" -> "Adversarial Sample Detection Technique for Face Recognition
-    Models"; "Submodular Energy Minimization" -> "Finding M Best Diverse Solutions of Energy
-    Minimization Problems"); '' when the title says that already or nothing replaces it.
+    Models", "Probabilistic Word Embeddings" -> "Density Order Embeddings"), or its phrase with what
+    the paper does to it ("Anomaly Detection" -> "Calibrated Anomaly Detection"); '' when the title
+    says that already or nothing replaces it.
 
     Only a title of at most :data:`BARE_WORDS` words of substance, no name, and words no statement
     of the paper's work holds (its phrase is the field, a setting, an object met on the way: the
@@ -556,7 +559,29 @@ def _widened(title: str, sentences: list[str]) -> str:
                 or broken(option, sentences) or confidence(sentences, option) < CONFIDENT:
             continue
         best_option, best_shared = option, shared
-    return best_option
+    if best_option:
+        return best_option
+    # else the title's phrase with what the paper does to it, where a sentence of its own says so:
+    # "This paper concerns calibrated anomaly detection" (a phrase of a sentence about the paper's
+    # work, backed as such: no less than the title)
+    # (what it adds must say something: not "... with a Novel Deep Learning Approach"; and the
+    # phrase opens on a word of its own, not the verb's preposition: "On Quality of Word Embeddings")
+    least = max(WIDENED, confidence(sentences, title))
+    folded = _folded_words(words)
+    for phrase in widened_phrases(title, sentences):
+        option = _compose("", phrase)
+        added = [w for w in option.split() if _folded_words([w]).isdisjoint(folded)]
+        if option and option.split()[0].lower() not in PREPOSITIONS and not says_little(added) \
+                and _whole(Candidate(option, CONTRIBUTION, 0)) and not _REFERRING.intersection(option.lower().split()) \
+                and all(w.isascii() for w in option.split()) and not broken(option, sentences) \
+                and confidence(sentences, option) >= least:
+            return option
+    return ""
+
+
+# How well the abstract must back a bare title's phrase widened by what the paper does to it: as a
+# phrase of a sentence about the paper's work (:func:`.faithful.backing`).
+WIDENED = 0.7
 
 
 # Words that point at a phrase a title lacks ("Above Problem", "Following Favorable Guarantees").

@@ -805,3 +805,39 @@ def _says_something(words: list[str], sentence: str) -> bool:
     if low[-1] in _ORDINALS:
         return False  # "... Leverage Score Sampling and Second": second what?
     return not cut_verb(words[-1], sentence)
+
+
+# "we give", "this paper concerns", "we generalize": the paper's own voice and the verb of what it
+# does (a word that opens a clause or helps a verb is none: "we show that", "we can")
+_DOING = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:{_any_of(_W['own_work_nouns'])}))\s+(?:[a-z]+ly\s+)?(?=([a-z]+)\s)")
+_NOT_DOING = _AUXILIARIES | INNER_CLAUSE | frozenset({"that", "how", "whether", "also", "then", "first", "further",
+                                                      "we", "here", "now", "thus", "therefore"})
+
+
+def widened_phrases(phrase: str, sentences: Sequence[str]) -> list[list[str]]:
+    """The objects of what the paper says it does that hold ``phrase`` whole and say more: "This
+    paper concerns calibrated anomaly detection" widens "Anomaly Detection" to "Calibrated Anomaly
+    Detection", "We give an algorithm for approximating the discrete Fourier transform" widens
+    "Discrete Fourier Transform". Not an object that only adds what the verb is for ("we extend the
+    multinomial logit model to represent ...": the model is not "for representing")."""
+    need = _words(phrase)
+    out: list[list[str]] = []
+    if not need:
+        return out
+    for s in sentences:
+        for m in _DOING.finditer(s):
+            if m.group(1) in _NOT_DOING:
+                continue
+            words = _past_head(_object(s, m.end(1)))
+            said = _words(" ".join(words))
+            at = next((i for i in range(len(said) - len(need) + 1) if said[i:i + len(need)] == need), -1)
+            if at < 0 or len(said) <= len(need) or not _says_something(words, s) or not _holds_a_key_term(words, sentences):
+                continue
+            low = [w.lower() for w in words]
+            k = low.index("for") if "for" in low else -1
+            if at == 0 and 0 < k < len(low) - 1 and low[k + 1].endswith("ing") \
+                    and re.search(rf"\bto {re.escape(low[k + 1][:-3])}", s.lower()):
+                continue
+            if words not in out:
+                out.append(words)
+    return out
