@@ -54,3 +54,9 @@ def test_what_the_verb_is_for_does_not_widen_its_object() -> None:
     # "we extend outlier detection to represent streams": outlier detection is not "for representing streams"
     extends = title_sentences(OUTLIERS + "We extend outlier detection to represent streams of points. " + PROPER_LOSSES)
     assert _widened("Outlier Detection", extends) == ""
+
+
+def test_what_the_paper_sets_out_to_do_to_it_widens_a_bare_title() -> None:
+    sets_out = title_sentences(OUTLIERS + "We borrow a trick from survival analysis to rescale the outlier scores of "
+                               "any detector into probabilities. " + PROPER_LOSSES)
+    assert _widened("Outlier Scores", sets_out) == "Rescaling the Outlier Scores of Any Detector into Probabilities"

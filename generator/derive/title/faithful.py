@@ -810,6 +810,7 @@ def _says_something(words: list[str], sentence: str) -> bool:
 # "we give", "this paper concerns", "we generalize": the paper's own voice and the verb of what it
 # does (a word that opens a clause or helps a verb is none: "we show that", "we can")
 _DOING = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:{_any_of(_W['own_work_nouns'])}))\s+(?:[a-z]+ly\s+)?(?=([a-z]+)\s)")
+_TO_DO = re.compile(r"\bto ([a-z]+) (the|an?) ")
 _NOT_DOING = _AUXILIARIES | INNER_CLAUSE | frozenset({"that", "how", "whether", "also", "then", "first", "further",
                                                       "we", "here", "now", "thus", "therefore"})
 
@@ -825,17 +826,21 @@ def widened_phrases(phrase: str, sentences: Sequence[str]) -> list[list[str]]:
     if not need:
         return out
     for s in sentences:
-        for m in _DOING.finditer(s):
-            if m.group(1) in _NOT_DOING:
-                continue
-            words = _past_head(_object(s, m.end(1)))
+        # what the paper does ("we give X"), and what it sets out to do ("we leverage X to
+        # reformulate Y": "Reformulating Y"), in a sentence of its own
+        doing = [([], m.end(1)) for m in _DOING.finditer(s) if m.group(1) not in _NOT_DOING]
+        if doing:
+            doing += [([_gerund(m.group(1)).capitalize(), m.group(2)], m.end()) for m in _TO_DO.finditer(s, doing[0][1])
+                      if m.group(1) not in _STOP and m.group(1) not in _NOT_DOING]
+        for verb, at in doing:
+            words = verb + _past_head(_object(s, at))
             said = _words(" ".join(words))
-            at = next((i for i in range(len(said) - len(need) + 1) if said[i:i + len(need)] == need), -1)
-            if at < 0 or len(said) <= len(need) or not _says_something(words, s) or not _holds_a_key_term(words, sentences):
+            where = next((i for i in range(len(said) - len(need) + 1) if said[i:i + len(need)] == need), -1)
+            if where < 0 or len(said) <= len(need) or not _says_something(words, s) or not _holds_a_key_term(words, sentences):
                 continue
             low = [w.lower() for w in words]
             k = low.index("for") if "for" in low else -1
-            if at == 0 and 0 < k < len(low) - 1 and low[k + 1].endswith("ing") \
+            if where == 0 and 0 < k < len(low) - 1 and low[k + 1].endswith("ing") \
                     and re.search(rf"\bto {re.escape(low[k + 1][:-3])}", s.lower()):
                 continue
             if words not in out:
