@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.derive.title.candidates import title_sentences
 from generator.derive.title.choose import _widened
+from generator.derive.title.faithful import widened_phrases
 
 PATCHES = title_sentences(
     "Adversarial patch attacks fool face recognition models with a small printed sticker. "
@@ -60,3 +61,10 @@ def test_what_the_paper_sets_out_to_do_to_it_widens_a_bare_title() -> None:
     sets_out = title_sentences(OUTLIERS + "We borrow a trick from survival analysis to rescale the outlier scores of "
                                "any detector into probabilities. " + PROPER_LOSSES)
     assert _widened("Outlier Scores", sets_out) == "Rescaling the Outlier Scores of Any Detector into Probabilities"
+
+
+def test_a_second_verb_after_and_is_no_part_of_the_widened_phrase() -> None:
+    second = title_sentences(OUTLIERS + "We learn the local statistics of outlier scores and rigorously compare the learned statistics "
+                             "with fixed thresholds. " + PROPER_LOSSES)
+    # (not "... Outlier Scores and Rigorously Compare")
+    assert widened_phrases("Outlier Scores", second) == [["local", "statistics", "of", "outlier", "scores"]]

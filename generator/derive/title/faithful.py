@@ -834,6 +834,12 @@ def widened_phrases(phrase: str, sentences: Sequence[str]) -> list[list[str]]:
                       if m.group(1) not in _STOP and m.group(1) not in _NOT_DOING]
         for verb, at in doing:
             words = verb + _past_head(_object(s, at))
+            cut = next((k for k in range(1, len(words) - 1) if words[k].lower() in ("and", "or")
+                        and words[k + 1].islower() and words[k + 1].endswith("ly")), len(words))
+            if cut < len(words):
+                # "we learn the local statistics of optical flow and rigorously compare ...": a
+                # second verb, not more of the object
+                words = trim(words[:cut])
             said = _words(" ".join(words))
             where = next((i for i in range(len(said) - len(need) + 1) if said[i:i + len(need)] == need), -1)
             if where < 0 or len(said) <= len(need) or not _says_something(words, s) or not _holds_a_key_term(words, sentences):
