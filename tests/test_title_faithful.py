@@ -207,3 +207,37 @@ def test_a_named_title_saying_what_the_naming_sentence_says_keeps_its_words() ->
     s = title_sentences(text)
     assert said_where_named("KSTER: Two-Stage Reverse-Engineering Attack for Recovering Edited Data", s)
     assert not said_where_named("KSTER: Entropy-Based Prompt Recovery Attack", s)
+
+
+IHMM = ("Brain states change over time. An infinite hidden Markov model (iHMM) is proposed to model the evolution "
+        "of brain states from field potentials of multiple brain regions. The iHMM is fit by Gibbs sampling.")
+QUADRATIC = ("Quadratic functions are everywhere in machine learning. In this paper, a sampling-based optimization "
+             "method for quadratic functions is introduced. Quadratic functions of huge dimension are minimized "
+             "by the sampling-based method in constant time.")
+
+
+def test_a_passive_statement_of_the_work_is_read_as_the_papers_own() -> None:
+    # "An X is proposed", "In this paper, a new X is introduced": the work is the subject, not "we"
+    assert plain_title(title_sentences(IHMM)) == "Infinite Hidden Markov Model"
+    s = title_sentences(QUADRATIC)
+    assert [" ".join(w) for w in statement_phrases(s)] == ["sampling-based optimization method for quadratic functions"]
+    assert confidence(s, "Sampling-Based Optimization Method for Quadratic Functions") == 1.0
+
+
+def test_a_passive_sentence_of_others_work_or_of_results_states_no_work() -> None:
+    for text in ("Kernel methods scale poorly. Many kernel approximations are proposed in the literature. "
+                 "Kernel approximations are cheap.",
+                 "Kernel methods scale poorly. A kernel approximation is commonly proposed for kernel methods.",
+                 "Kernel methods scale poorly. Numerical experiments on kernel methods are presented.",
+                 "Kernel methods scale poorly. The kernel approximation is introduced by random features."):
+        s = title_sentences(text)
+        assert (plain_title(s), statement_phrases(s)) == ("", []), text
+
+
+def test_a_passive_statement_is_not_read_beside_one_of_we() -> None:
+    # what "we propose" says is the paper's word on its work: a passive sentence beside it adds nothing
+    text = ("Kernel methods scale poorly. We propose random binning features for kernel methods. "
+            "A sparse variant of random binning features is also introduced for large kernel methods.")
+    s = title_sentences(text)
+    assert [" ".join(w) for w in statement_phrases(s)] == ["random binning features for kernel methods"]
+    assert plain_title(s) == "Random Binning Features for Kernel Methods"

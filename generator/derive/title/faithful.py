@@ -22,6 +22,7 @@ real one.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -187,13 +188,84 @@ def backing(tail: str, sentences: Sequence[str]) -> float:
 
 @lru_cache(maxsize=16)
 def _read(sentences: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...] | None, bool], ...]:
-    """Each sentence's words, the words after its statement of the paper's work (or None), and
-    whether it speaks of the paper's work: read once per abstract, not once per title tried."""
+    """Each sentence's words, the words after its statement of the paper's work (or of the work it
+    states in the passive, :func:`passive_subject`; else None), and whether it speaks of the
+    paper's work: read once per abstract, not once per title tried."""
     out = []
-    for s in sentences:
+    for s, passive in zip(sentences, _passive_subjects(sentences)):
         end = _statement(s)
-        out.append((_words(s), _words(s[end:]) if end >= 0 else None, _own_sentence(s)))
+        stated = _words(s[end:]) if end >= 0 else _words(passive) if passive else None
+        out.append((_words(s), stated, _own_sentence(s) or bool(passive)))
     return tuple(out)
+
+
+_PASSIVE = re.compile(
+    r"\b(?:is|are)\s+(?:being\s+)?(?:(?:[a-z]+ly|here|also|then|first|further|thus|therefore)\s+)*"
+    rf"(?:{_any_of(_W['passive_contribution_verbs'])})\b")
+# "In this paper, a new X is proposed", "Here, ...": what opens the sentence before its subject
+_OWN_OPENING = re.compile(rf"^(?:(?:in|within)\s+(?:this|the\s+present)\s+(?:{_any_of(_W['own_work_nouns'])})|here(?:in)?)\s*,?\s*",
+                          re.I)
+# Words a subject that is one phrase does not hold: a clause's, a pronoun, a referring word
+_NOT_A_SUBJECT = frozenset({"that", "which", "who", "whose", "where", "when", "while", "whilst", "if", "although",
+                            "though", "since", "because", "whereas", "we", "it", "they", "is", "are", "was", "were",
+                            "has", "have", "been", "be", "can", "could", "will", "would", "should", "may", "might",
+                            "must", "do", "does", "not", "our", "i"})
+# what the subject of a passive statement opens on when it names something new ("An infinite
+# hidden Markov model (iHMM) is proposed", "Novel kernels are introduced"), not "The method is
+# proposed" nor "Many methods have been proposed"
+_INTRODUCING = frozenset({"a", "an", "novel", "new"})
+# what says the work is others' ("X is commonly proposed", "existing X are designed ...", "... are
+# proposed in the literature"; not "... is proposed to overcome the limits of existing methods")
+_OTHERS = re.compile(r"\b(?:recently|previously|commonly|often|widely|traditionally|usually|typically|generally|"
+                     r"frequently|originally|already|prior|past|earlier|existing|state-of-the-art)\b", re.I)
+_ELSEWHERE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:in|by)\s+(?:the\s+)?(?:literature|prior|previous|past|earlier|recent|"
+                        r"existing|many|several|other)\b", re.I)
+# a subject that is how the work is checked or what it found, not the work
+_NOT_THE_WORK = _EVALUATION | _RESULTS | frozenset({"illustration", "illustrations", "example", "examples", "following",
+                                                     "further", "different", "details", "detail", "discussion",
+                                                     "proposed", "above", "aforementioned"})
+_NOT_NEW = frozenset({"the", "many", "most", "some", "several", "various", "numerous", "such", "other", "these",
+                      "those", "all", "both", "each", "current", "existing", "previous", "prior", "recent",
+                      "traditional", "conventional", "standard", "classical", "popular"})
+
+
+def passive_subject(sentence: str) -> str:
+    """The work a sentence states in the passive ("An infinite hidden Markov model (iHMM) is
+    proposed to ...", "In this paper, a new family of kernels is introduced"): its subject, one
+    phrase naming something new (opening on "a", "an", "novel", ..., or on anything after "In
+    this paper,"); '' when it states none. (Not "has been proposed": that is others' work.)"""
+    m = None if " is " not in sentence and " are " not in sentence else _PASSIVE.search(sentence)
+    if m is None:
+        return ""
+    subject = sentence[:m.start()].strip()
+    opening = _OWN_OPENING.match(subject)
+    if opening:
+        subject = subject[opening.end():]
+    if "," in subject:
+        subject, opening = subject.rsplit(",", 1)[1].strip(), None  # "To do X, a new Y is proposed"
+    words = subject.split()
+    if not words or len(words) > 20 or not _NOT_A_SUBJECT.isdisjoint(w.lower() for w in words):
+        return ""
+    if _OTHERS.search(m.group(0)) or _OTHERS.search(subject) or _ELSEWHERE.search(sentence[m.end():]):
+        return ""  # "X is commonly proposed", "... are proposed in the literature": others' work
+    low = {w.lower().strip("()\"“”") for w in words}
+    if not low.isdisjoint(_NOT_THE_WORK) or not low.isdisjoint(ANAPHORA):
+        return ""  # "Numerical experiments are presented", "Illustrations of this approach are given"
+    first = words[0].lower()
+    if first in _INTRODUCING or ((opening or m.group(0).startswith("are")) and first.isalpha() and first not in _NOT_NEW):
+        # (a plural needs no article: "Two semimetrics ... are proposed", "Deep dynamic
+        # generative models are developed to ...")
+        return subject
+    return ""
+
+
+@lru_cache(maxsize=16)
+def _passive_subjects(sentences: tuple[str, ...]) -> tuple[str, ...]:
+    """Each sentence's passive statement of the paper's work (:func:`passive_subject`), or '': only
+    where no sentence states the work with "we" or "this paper" (those say it first-hand)."""
+    if any(_statement(s) >= 0 for s in sentences):
+        return ("",) * len(sentences)
+    return tuple(passive_subject(s) for s in sentences)
 
 
 def established(name: str) -> bool:
@@ -693,10 +765,10 @@ def _object(sentence: str, at: int = -1) -> list[str]:
 def plain_title(sentences: Sequence[str], name: str = "") -> str:
     """The plain title: what the first sentence of ours says the paper proposes or studies, cut
     where its phrase ends (with the paper's own name when it has one); '' when no sentence says."""
-    for s in sentences:
-        if not _own_sentence(s):
-            continue
-        words = _object(s)
+    # (and, where no sentence says it with "we", the work a sentence states in the passive)
+    objects = (_object(s) for s in sentences if _own_sentence(s))
+    passive = (_object(p, 0) for p in _passive_subjects(tuple(sentences)) if p)
+    for words in itertools.chain(objects, passive):
         if len(words) >= 2 and not (name and name.lower() == " ".join(words).lower()):
             if name and name in words:
                 words = trim([w for w in words if w != name]) or words
@@ -772,7 +844,23 @@ def _statement_phrases(sentences: tuple[str, ...]) -> tuple[tuple[int, tuple[str
             if _says_something(words, s) and all(w != tuple(words) for _, w in out) \
                     and _holds_a_key_term(words, sentences):
                 out.append((i, tuple(words)))
+    for i, (s, passive) in enumerate(zip(sentences, _passive_subjects(sentences))):
+        # what a sentence states in the passive, where none says it with "we" or "this paper"
+        words = _past_head(_object(passive, 0)) if passive else []
+        if words and _says_something(words, s) and all(w != tuple(words) for _, w in out) \
+                and (_holds_a_key_term(words, sentences) or _abbreviated_again(passive, sentences)):
+            out.append((i, tuple(words)))
     return tuple(out)
+
+
+def _abbreviated_again(subject: str, sentences: Sequence[str]) -> bool:
+    """Does the subject give its short form, which another sentence uses ("A novel variational
+    autoencoder (VAE) is developed ... The VAE ...")? The abstract comes back to it by that."""
+    short = re.search(r"\(([^()\s]{2,})\)", subject)
+    if not short:
+        return False
+    pattern = re.compile(rf"(?<![\w-]){re.escape(short.group(1))}(?![\w-])")
+    return sum(bool(pattern.search(s)) for s in sentences) >= 2
 
 
 def _holds_a_key_term(words: list[str], sentences: Sequence[str]) -> bool:
