@@ -232,7 +232,7 @@ def render_alias(p: Paper) -> str:
     return front_matter(meta) + "\n"
 
 
-def related_card(p: Paper, slugs: dict[str, str]) -> str:
+def related_card(p: Paper, slugs: Set[str]) -> str:
     """A paper as a paper page lists it among its related papers: its title linked from a
     paper page's directory URL (papers/<id>/), its venue and first topic as plain text (a
     link a line made this a ninth of the page). Made once a paper, for the eight or so
@@ -533,8 +533,15 @@ def render_json(papers: list[Paper]) -> str:
 def _json_parts(papers: Sequence[Paper]) -> list[str]:
     """papers.json in pieces: its opening, each paper (after a comma but the first), its end.
     Joined, the same text as one ``json.dumps`` of the whole."""
-    dump = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
-    return ['{"papers":[', *(("," if i else "") + dump(paper_json(p)) for i, p in enumerate(papers)), "]}\n"]
+    return ['{"papers":[', *(("," if i else "") + _paper_json_text(p) for i, p in enumerate(papers)), "]}\n"]
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _paper_json_text(p: Paper) -> str:
+    """A paper's part of papers.json, kept per paper: a long-lived builder (``make serve``) asks
+    for the 20,000 of a digest at every save, and all but a few are the papers it asked for
+    before (:func:`paper_json` reads only fields that make two records unequal)."""
+    return json.dumps(paper_json(p), ensure_ascii=False, separators=(",", ":"))
 
 
 # papers.json.gz is a run of gzip members (RFC 1952 allows any number; gzip, zcat and
@@ -586,14 +593,27 @@ def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: s
     a page whose key is what it was when the page on disk was written."""
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
-    cards = {p.id: related_card(p, slugs) for p in papers}
+    names = frozenset(slugs)
+    cards = {p.id: _card(p, names) for p in papers}
     common = repr((sorted(slugs.items()), repo, site_url)).encode("utf-8", "surrogatepass")
-    out = {}
-    for p in papers:
-        h = hashlib.blake2b(common, digest_size=16)
-        h.update(repr((_record(p), [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
-        out[p.id] = h.hexdigest()
-    return out
+    return {p.id: _page_key(common, p, tuple(map(_SOURCE_FIELDS, p.sources)), tuple(cards.get(i) for i in p.related))
+            for p in papers}
+
+
+# A long-lived builder (``make serve``) asks for every paper's card and page key at every
+# save, and all but a few papers are equal to ones it asked for before: both are kept per
+# paper. A card reads the slugs' names alone; a key is given every field of the sources too
+# (two records are equal when their sources' files and lines are, whatever their venues).
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _card(p: Paper, names: frozenset[str]) -> str:
+    return related_card(p, names)
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _page_key(common: bytes, p: Paper, sources: tuple, cards: tuple[str | None, ...]) -> str:
+    h = hashlib.blake2b(common, digest_size=16)
+    h.update(repr((_record(p), list(cards))).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def _record(p: Paper) -> tuple:
@@ -633,7 +653,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     rendered = [p for p in papers if p.id not in unchanged]
     # the cards the rendered pages list (a rebuild renders a dozen pages, not 20,000)
     listed = {i for p in rendered for i in p.related}
-    cards = {p.id: related_card(p, slugs) for p in papers if p.id in listed}
+    names = frozenset(slugs)
+    cards = {p.id: _card(p, names) for p in papers if p.id in listed}
     pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo, site_url=site_url), rendered)
     files: dict[str, str | bytes] = render_frames()
     # The site publishes the data gzipped (mkdocs.yml leaves papers.json out): 93 MB at
@@ -665,8 +686,7 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     papers = digest.visible()
     dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
     # the abstract by its hash, which the build has made already (each text's repr was most of this)
-    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), dated[p.id], p.sources))
-                                  .encode("utf-8", "surrogatepass"), digest_size=16).digest() for p in papers}
+    each = {p.id: _listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]) for p in papers}
 
     def key(what: object, group: Iterable[Paper]) -> str:
         h = hashlib.blake2b(repr(what).encode("utf-8", "surrogatepass"), digest_size=16)
@@ -679,6 +699,13 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     out.update((f"venue:{venue_slug(v, y)}", key((v, y), vp)) for (v, y), vp in digest.by_venue().items())
     out["list"] = key("list", papers)
     return out
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)  # as :func:`_page_key`: a long-lived builder asks for every paper's at every save
+def _listed(p: Paper, sources: tuple, date: str) -> bytes:
+    """A paper's part of the keys of the listings that hold it (:func:`listing_keys`)."""
+    return hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), date, p.sources))
+                           .encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_files: int,
