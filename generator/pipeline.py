@@ -54,7 +54,7 @@ from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
 from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
-from generator.pages.search_index import search_files
+from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
 from generator.pages.write import write_tree
@@ -324,7 +324,10 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # layout from scratch takes longest of all (see handbook/performance.md, "The map's layout").
     visible = digest.visible()
     big = len(visible) >= 400
-    indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
+    # a long-lived builder keeps each paper's words and result for the next build
+    indexed, known_words = visible, warm.made.get("search", Known()) if warm is not None else None
+    indexing = Background(partial(search_files_kept, visible, digest.topics, known_words) if known_words is not None
+                          else partial(search_files, visible, digest.topics), worth_it=big)
     previous, span = read(explore.read_previous_map, docs)
     placed = read(read_placed, placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
     new = sum(p.id not in previous for p in visible)
@@ -390,7 +393,12 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     files.update(render_trends(compute_trends(digest)))
     watch.lap("render")
     give_back()
-    files.update(indexing.result())
+    if known_words is not None:
+        index_files, learned = indexing.result()
+        warm.made["search"] = known_words.after(indexed, digest.topics, learned)  # type: ignore[union-attr]
+        files.update(index_files)
+    else:
+        files.update(indexing.result())
     watch.lap("index")
     if laying is None:
         shown = digest.visible()
