@@ -67,6 +67,12 @@ class Paper:
         where = self.sources[0] if self.sources else "?"
         return f"{where} [{self.id}]"
 
+    def __hash__(self) -> int:
+        # Equal records have equal ids and texts: hashing those alone (a text's hash is kept by
+        # the string) makes a paper a cheap key of the per-paper caches a long-lived builder
+        # holds; the dataclass's hash of every field, sources and links through Python, was not.
+        return hash((self.id, self.text))
+
     @property
     def source(self) -> Source:
         """Where the paper was first submitted (the smallest file and line)."""
