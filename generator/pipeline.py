@@ -375,13 +375,17 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     same_listings = left.unchanged_listings(docs, lists)
     kept.update(rel for rels in same_listings.values() for rel in rels)
     members = left.previous_members(docs)
+    # each paper's JSON in papers.json alike, by its page key (a long-lived builder keeps them in memory)
+    as_json = left.previous_entries(docs, page_keys) if cache is not None and warm is None else {}
+    log.debug("papers.json: %d of %d papers as they were", len(as_json), len(page_keys))
     log.debug("listings and feeds: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
               len(same_listings), len(lists), len(members))
     try:
         # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
         # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
         files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
-                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members)
+                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members,
+                            entries=as_json)
     except GeneratorError:
         if laying is not None:
             laying.cancel()
@@ -441,7 +445,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         write_kept(kept_path(cache), stamp, Kept(
             states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))
                      for name, key in lists.items()},
-            [(h, at, n) for h, (at, n) in members.items()]))
+            [(h, at, n) for h, (at, n) in members.items()],
+            {pid: (page_keys[pid], at, n) for pid, (at, n) in as_json.items() if pid in page_keys}))
         if key:
             write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),
                                                           sum(p.merged for p in digest), len(seeds)))

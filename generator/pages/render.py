@@ -536,6 +536,18 @@ def _json_parts(papers: Sequence[Paper]) -> list[str]:
     return ['{"papers":[', *(("," if i else "") + _paper_json_text(p) for i, p in enumerate(papers)), "]}\n"]
 
 
+def _json_bytes(papers: Sequence[Paper], known: Mapping[str, bytes]) -> list[bytes]:
+    """:func:`_json_parts` as UTF-8, each paper's JSON from ``known`` (by id) where it is there."""
+    parts = [b'{"papers":[']
+    for i, p in enumerate(papers):
+        entry = known.get(p.id)
+        if entry is None:
+            entry = _paper_json_text(p).encode("utf-8")
+        parts.append(b"," + entry if i else entry)
+    parts.append(b"]}\n")
+    return parts
+
+
 @lru_cache(maxsize=ABSTRACTS_CACHED)
 def _paper_json_text(p: Paper) -> str:
     """A paper's part of papers.json, kept per paper: a long-lived builder (``make serve``) asks
@@ -632,7 +644,8 @@ _OTHER_FIELDS = attrgetter(*(name for name in Paper.__dataclass_fields__ if name
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
                 added: Mapping[str, datetime] | None = None, repo: Repository = Repository(),
                 site_url: str = "", unchanged: Set[str] = frozenset(), same_listings: Set[str] = frozenset(),
-                members: dict[str, bytes] | None = None) -> dict[str, str | bytes]:
+                members: dict[str, bytes] | None = None, entries: dict[str, Any] | None = None,
+                ) -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
     when each seed file entered the repository (:func:`generator.seeds.read.seed_dates`), for
     the "newest" orders; without it papers are dated by their year. ``site_url`` (ending
@@ -645,7 +658,10 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     :func:`paper_page_keys`). So are the listings ``same_listings`` names (:func:`listing_keys`).
     ``members`` (chunk hash -> gzip member) are the previous ``papers.json.gz``'s, reused where a
     chunk is the same (:func:`papers_gz`); when given, it is replaced by this build's table
-    (chunk hash -> (offset, length)), in order.
+    (chunk hash -> (offset, length)), in order. ``entries`` (paper id -> its JSON in papers.json,
+    as bytes) are the previous file's, for papers whose record is what it was then
+    (:meth:`generator.pages.kept.Kept.previous_entries`): not made again; when given, it is
+    replaced by where each paper's JSON lies in this build's file (id -> (offset, length)).
     """
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
@@ -663,8 +679,14 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     # so it does so while the listing pages render.
     # As UTF-8, part by part: as one text, a character past Latin-1 in any abstract makes
     # papers.json two or four bytes a character (73 MB at 20,000 papers, 39 MB so).
-    parts = [part.encode("utf-8") for part in _json_parts(papers)]
+    parts = _json_bytes(papers, entries or {})
     files["papers.json"] = b"".join(parts)
+    if entries is not None:
+        entries.clear()
+        at = len(parts[0])
+        for i, (p, part) in enumerate(zip(papers, parts[1:])):
+            entries[p.id] = (at + (i > 0), len(part) - (i > 0))  # after the comma
+            at += len(part)
     with ThreadPoolExecutor(1) as compressing:
         gzipped = compressing.submit(papers_gz, papers, parts, dict(members or {}))
         files.update(_render_listings(digest, papers, by_topic, seed_files, added, same_listings))
