@@ -53,7 +53,7 @@ from generator.manifest import (
 from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
-from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
+from generator.pages.render import forget_per_paper, listing_files, listing_keys, paper_page_keys, render_site
 from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
@@ -395,6 +395,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                               same={name.removeprefix("feed:") for name in same_listings if name.startswith("feed:")},
                               planned=planned))
     files.update(render_trends(compute_trends(digest)))
+    if warm is None:
+        forget_per_paper()
     watch.lap("render")
     give_back()
     if known_words is not None:
