@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from generator.core.errors import GeneratorError, SeedError
 from generator.core.memory import give_back
+from generator.core.memo import next_build
 from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.core.warm import Warm
@@ -53,7 +54,7 @@ from generator.manifest import (
 from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
-from generator.pages.render import forget_per_paper, listing_files, listing_keys, paper_page_keys, render_site
+from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
 from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
@@ -261,6 +262,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     ``warm`` (a long-lived builder's, :mod:`generator.core.warm`) answers the reads of the kept
     state and of the previous build's outputs from memory while their files are unchanged."""
     watch = _Stopwatch()
+    next_build()  # each paper's JSON and keys as the last build made them, where the paper is the same
     read = warm.read if warm is not None else _read_now
     # The inputs' hash before they are read: an input edited during the build then makes
     # the next build's differ, never the reverse.
@@ -395,8 +397,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                               same={name.removeprefix("feed:") for name in same_listings if name.startswith("feed:")},
                               planned=planned))
     files.update(render_trends(compute_trends(digest)))
-    if warm is None:
-        forget_per_paper()
+    if warm is None:  # a one-shot build: each paper's JSON and keys are asked for once, not kept
+        next_build(keep=False)
     watch.lap("render")
     give_back()
     if known_words is not None:

@@ -22,6 +22,7 @@ from operator import attrgetter
 from typing import Any
 
 from generator.core.markup import esc, first_sentence, to_html, to_plain
+from generator.core.memo import PerBuild
 from generator.core.model import ABSTRACTS_CACHED, Digest, Link, Paper, Source, Topic
 from generator.core.parallel import Later
 from generator.derive.cache import text_key
@@ -548,7 +549,7 @@ def _json_bytes(papers: Sequence[Paper], known: Mapping[str, bytes]) -> list[byt
     return parts
 
 
-@lru_cache(maxsize=ABSTRACTS_CACHED)
+@PerBuild
 def _paper_json_text(p: Paper) -> str:
     """A paper's part of papers.json, kept per paper: a long-lived builder (``make serve``) asks
     for the 20,000 of a digest at every save, and all but a few are the papers it asked for
@@ -614,26 +615,18 @@ def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: s
 
 # A long-lived builder (``make serve``) asks for every paper's card and page key at every
 # save, and all but a few papers are equal to ones it asked for before: both are kept per
-# paper. A card reads the slugs' names alone; a key is given every field of the sources too
+# paper (:mod:`generator.core.memo`). A card reads the slugs' names alone; a key is given every field of the sources too
 # (two records are equal when their sources' files and lines are, whatever their venues).
-@lru_cache(maxsize=ABSTRACTS_CACHED)
+@PerBuild
 def _card(p: Paper, names: frozenset[str]) -> str:
     return related_card(p, names)
 
 
-@lru_cache(maxsize=ABSTRACTS_CACHED)
+@PerBuild
 def _page_key(common: bytes, p: Paper, sources: tuple, cards: tuple[str | None, ...]) -> str:
     h = hashlib.blake2b(common, digest_size=16)
     h.update(repr((_record(p), list(cards))).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
-
-
-def forget_per_paper() -> None:
-    """Empty the per-paper caches of rendering (JSON, cards, page and listing keys): a one-shot
-    build asks for each paper's once, and 20,000 papers' JSON held to the end of it is 40 MB more
-    at its peak, the write. A long-lived builder keeps them for its next build."""
-    for memo in (_paper_json_text, _card, _page_key, _listed):
-        memo.cache_clear()
 
 
 def _record(p: Paper) -> tuple:
@@ -731,7 +724,7 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     return out
 
 
-@lru_cache(maxsize=ABSTRACTS_CACHED)  # as :func:`_page_key`: a long-lived builder asks for every paper's at every save
+@PerBuild  # as :func:`_page_key`: a long-lived builder asks for every paper's at every save
 def _listed(p: Paper, sources: tuple, date: str) -> bytes:
     """A paper's part of the keys of the listings that hold it (:func:`listing_keys`)."""
     return hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), date, p.sources))
