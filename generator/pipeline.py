@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from generator.core.errors import GeneratorError, SeedError
 from generator.core.memory import give_back
+from generator.core.memo import next_build
 from generator.core.model import Digest, Paper, Topic, changed
 from generator.core.parallel import Background, Pending, map_chunks, split, workers
 from generator.core.warm import Warm
@@ -54,7 +55,7 @@ from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
 from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
-from generator.pages.search_index import search_files
+from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
 from generator.pages.write import write_tree
@@ -261,6 +262,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     ``warm`` (a long-lived builder's, :mod:`generator.core.warm`) answers the reads of the kept
     state and of the previous build's outputs from memory while their files are unchanged."""
     watch = _Stopwatch()
+    next_build()  # each paper's JSON and keys as the last build made them, where the paper is the same
     read = warm.read if warm is not None else _read_now
     # The inputs' hash before they are read: an input edited during the build then makes
     # the next build's differ, never the reverse.
@@ -324,7 +326,10 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # layout from scratch takes longest of all (see handbook/performance.md, "The map's layout").
     visible = digest.visible()
     big = len(visible) >= 400
-    indexing = Background(partial(search_files, visible, digest.topics), worth_it=big)
+    # a long-lived builder keeps each paper's words and result for the next build
+    indexed, known_words = visible, warm.made.get("search", Known()) if warm is not None else None
+    indexing = Background(partial(search_files_kept, visible, digest.topics, known_words) if known_words is not None
+                          else partial(search_files, visible, digest.topics), worth_it=big)
     previous, span = read(explore.read_previous_map, docs)
     placed = read(read_placed, placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
     new = sum(p.id not in previous for p in visible)
@@ -372,13 +377,17 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     same_listings = left.unchanged_listings(docs, lists)
     kept.update(rel for rels in same_listings.values() for rel in rels)
     members = left.previous_members(docs)
+    # each paper's JSON in papers.json alike, by its page key (a long-lived builder keeps them in memory)
+    as_json = left.previous_entries(docs, page_keys) if cache is not None and warm is None else {}
+    log.debug("papers.json: %d of %d papers as they were", len(as_json), len(page_keys))
     log.debug("listings and feeds: %d of %d as they were; papers.json.gz: %d member(s) to reuse",
               len(same_listings), len(lists), len(members))
     try:
         # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
         # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
         files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
-                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members)
+                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members,
+                            entries=as_json)
     except GeneratorError:
         if laying is not None:
             laying.cancel()
@@ -388,9 +397,16 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                               same={name.removeprefix("feed:") for name in same_listings if name.startswith("feed:")},
                               planned=planned))
     files.update(render_trends(compute_trends(digest)))
+    if warm is None:  # a one-shot build: each paper's JSON and keys are asked for once, not kept
+        next_build(keep=False)
     watch.lap("render")
     give_back()
-    files.update(indexing.result())
+    if known_words is not None:
+        index_files, learned = indexing.result()
+        warm.made["search"] = known_words.after(indexed, digest.topics, learned)  # type: ignore[union-attr]
+        files.update(index_files)
+    else:
+        files.update(indexing.result())
     watch.lap("index")
     if laying is None:
         shown = digest.visible()
@@ -433,7 +449,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         write_kept(kept_path(cache), stamp, Kept(
             states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))
                      for name, key in lists.items()},
-            [(h, at, n) for h, (at, n) in members.items()]))
+            [(h, at, n) for h, (at, n) in members.items()],
+            {pid: (page_keys[pid], at, n) for pid, (at, n) in as_json.items() if pid in page_keys}))
         if key:
             write_manifest(manifest_path(cache), Manifest(key, docs_state(docs), len(digest),
                                                           sum(p.merged for p in digest), len(seeds)))

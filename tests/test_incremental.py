@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -194,6 +195,20 @@ def test_a_changed_seed_or_a_foreign_manifest_builds(built, caplog):
     caplog.clear()
     build_here(built.root)
     assert "nothing changed since the last build" in caplog.text
+
+
+def test_a_rebuild_takes_the_json_of_the_papers_that_did_not_change_from_papers_json(built, caplog):
+    """The papers whose record is as it was (not the new one, nor those that now list it as related)."""
+    caplog.set_level("DEBUG")
+    built.edit("append", 0)
+    build_here(built.root)
+    reused, total = map(int, re.search(r"papers\.json: (\d+) of (\d+) papers as they were", caplog.text).groups())
+    assert total // 2 < reused < total
+    (built.root / "docs" / "papers.json").write_bytes(b"{}")  # not as the build left it: vouched for no longer
+    built.edit("append", 1)
+    caplog.clear()
+    build_here(built.root)
+    assert re.search(r"papers\.json: 0 of \d+ papers as they were", caplog.text)
 
 
 def test_a_new_paper_is_placed_beside_its_related_papers_on_the_map_as_it_is():

@@ -14,7 +14,7 @@ from mkdocs.utils.meta import get_data
 from test_parse import A2
 
 from generator.core.model import Digest, Link, Paper, Source, Topic
-from generator.pages.render import Repository, render_json, render_paper, render_site, structured_data
+from generator.pages.render import Repository, paper_json, render_json, render_paper, render_site, structured_data
 
 TOPICS = [
     Topic("Generative Models", "generative-models", "Models that generate data.", ("diffusion",)),
@@ -389,3 +389,15 @@ def test_listing_keys_change_for_the_listings_of_a_new_paper_only():
     retitled = [dataclasses.replace(papers[0], title="Another") if i == 0 else p for i, p in enumerate(papers)]
     changed = listing_keys(Digest(retitled, topics))
     assert {k for k in changed if before[k] != changed[k]} == {"topic:language", "venue:iclr-2025", "list"}
+
+
+def test_a_papers_json_entry_given_is_taken_and_where_each_lies_is_said():
+    """A rebuild takes each unchanged paper's JSON from the previous papers.json (the kept state
+    vouches for it, generator/pages/kept.py); render_site then says where each paper's lies."""
+    papers = sorted(_many(5), key=lambda p: p.id)
+    entries = {papers[2].id: b'"marker"'}
+    data = render_site(Digest(papers, TOPICS), 1, entries=entries)["papers.json"]
+    assert data.count(b',"marker",') == 1 and data != render_json(papers).encode("utf-8")
+    assert [data[at : at + n] for at, n in entries.values()] == [
+        b'"marker"' if i == 2 else json.dumps(paper_json(p), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        for i, p in enumerate(papers)]

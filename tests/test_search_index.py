@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.model import Link, Paper, Source, Topic
-from generator.pages.search_index import MAX_KEY, STOP, home, numbers, search_files, slots
+from generator.pages.search_index import MAX_KEY, STOP, Known, home, numbers, search_files, search_files_kept, slots
 
 WORD = re.compile(r"[^\W_]+")
 TOPICS = (
@@ -311,3 +311,20 @@ def test_one_paper_more_changes_a_few_search_files():
     assert len(shards) < len([k for k in after if k.startswith("search/t/")])
     assert {k for k in changed if not k.startswith(("search/d/", "search/t/", "search/p/"))} == {
         "search/meta.json", "search/facets.json", "search/order.bin"}
+
+
+def test_what_a_long_lived_builder_keeps_gives_the_same_index():
+    """The preview's builder keeps each paper's words and result between builds: the next
+    build's index is the one made from nothing, and only a new or changed paper is made anew."""
+    base = [paper(i, f"Paper {i:03d}", f"Models of kind k{i % 7} with w{i} and $x^{i}$ in it.", tags=("Computer Vision",))
+            for i in range(30)]
+    files, learned = search_files_kept(base, TOPICS, Known())
+    assert files == search_files(base, TOPICS) and len(learned.words) == len(learned.docs) == 30
+    known = Known().after(base, TOPICS, learned)
+    retitled = Paper(**{**base[3].__dict__, "title": "Another title"})
+    now = [*base[:3], retitled, *base[4:], paper(99, "Aardvark", "A new abstract about zebras and models.")]
+    files, learned = search_files_kept(now, TOPICS, known)
+    assert files == search_files(now, TOPICS)
+    assert set(learned.words) == {now[-1].text}  # the retitled paper's words are its text's, known
+    assert {key[0] for key in learned.docs} == {retitled.id, now[-1].id}
+    assert len(known.after(now, TOPICS, learned).docs) == 31  # the old result of the retitled paper is gone

@@ -118,3 +118,20 @@ def test_warm_builds_equal_fresh_builds_step_by_step_and_a_broken_seed_changes_n
         a, b = generated(kept.root / "docs"), generated(fresh.root / "docs")
         assert sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k)) == [], f"after {kind}"
     assert warm.hits > 0  # it did answer from memory
+
+
+def test_results_kept_per_build_are_reused_once_and_then_dropped():
+    """generator/core/memo.py: a call equal to one of the last build's is answered from it; what
+    the last build did not ask for is gone after the next one begins (memory holds one build)."""
+    from generator.core.memo import PerBuild, next_build
+
+    calls = []
+    square = PerBuild(lambda x: calls.append(x) or x * x)
+    next_build()
+    assert [square(2), square(3), square(2)] == [4, 9, 4] and calls == [2, 3]
+    next_build()
+    assert square(3) == 9 and calls == [2, 3]  # kept from the last build
+    next_build()
+    assert square(2) == 4 and calls == [2, 3, 2]  # not asked for by the last build: made again
+    next_build(keep=False)
+    assert square(2) == 4 and calls == [2, 3, 2, 2]

@@ -90,6 +90,10 @@ class Warm:
         self._kept: dict[tuple, _Entry] = {}
         self.hits = 0
         self.reads = 0
+        # What a stage made of the last build's papers, by name, for the next build to reuse
+        # where a paper is the same (the search index's words and results: made in a worker,
+        # which sends back what it made anew). Each value is checked paper by paper when used.
+        self.made: dict[str, Any] = {}
 
     def read(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)``, from memory when the files it read the last time are unchanged."""

@@ -327,10 +327,11 @@ def _row_key(text: str, tags: tuple[str, ...]) -> str:
 
 
 def rows_of(papers: Sequence[Paper], known: Rows | None = None, weights: Weights = DEFAULT_WEIGHTS,
-            max_df: float = MAX_DF) -> Rows:
+            max_df: float = MAX_DF, keys: Sequence[str] | None = None) -> Rows:
     """Each paper's row: from ``known`` where it holds it, the others made together by
-    :func:`vectors` (a row depends on its paper alone, so either way it is the same)."""
-    keys = [row_key(p) for p in papers]
+    :func:`vectors` (a row depends on its paper alone, so either way it is the same).
+    ``keys``: the papers' :func:`row_key`, when made already."""
+    keys = [row_key(p) for p in papers] if keys is None else keys
     old = known.rows if known else {}
     terms = list(known.terms) if known else []
     out = {k: old[k] for k in keys if k in old}
@@ -454,27 +455,24 @@ def related_rows(papers: Sequence[Paper], known: Rows | None, k: int = K,
             if j is not None and j != i:
                 excluded[i].append(j)
                 excluded[j].append(i)
-    rows = rows_of(ordered, known, weights, max_df)
     keys = [row_key(p) for p in ordered]
+    rows = rows_of(ordered, known, weights, max_df, keys)
     m = assemble(rows, keys)
     banned = [tuple(sorted(ordered[j].id for j in x)) for x in excluded]
     stale = _stale_rows(index, keys, banned, m, k, known.lists) if known is not None and known.lists else None
+    # the rows found again; the others keep the lists they had (each naming papers still here)
     if stale is None:
+        redone: Sequence[int] = range(len(ordered))
         found = top_k(m, k, excluded, mapper)
-        redone = range(len(ordered))
     else:
-        previous = known.lists  # type: ignore[union-attr]
-        redo = set(stale)
-        found = [[] if i in redo else [index[j] for j in previous[p.id][2]] for i, p in enumerate(ordered)]
-        for i, js in zip(stale, top_some(m, k, excluded, stale)):
-            found[i] = js
         redone = stale
+        found = top_some(m, k, excluded, stale)
     lists = dict(known.lists) if stale is not None else {}  # type: ignore[union-attr]
-    kth = _kth_scores(m, [found[i] for i in redone], list(redone), k)
-    for i, score in zip(redone, kth):
-        lists[ordered[i].id] = (keys[i], banned[i], tuple(ordered[j].id for j in found[i]), score)
+    kth = _kth_scores(m, found, list(redone), k)
+    for i, js, score in zip(redone, found, kth):
+        lists[ordered[i].id] = (keys[i], banned[i], tuple(ordered[j].id for j in js), score)
     rows.lists = {p.id: lists[p.id] for p in ordered}
-    return {p.id: tuple(ordered[j].id for j in js) for p, js in zip(ordered, found)}, rows
+    return {pid: listed[2] for pid, listed in rows.lists.items()}, rows
 
 
 # A new paper is checked against a row in double precision; within this of the row's k-th
@@ -499,6 +497,9 @@ def _stale_rows(index: dict[str, int], keys: Sequence[str], banned: Sequence[tup
     if len(new) > MOST_NEW * len(index):
         return None
     gone = {pid for pid, e in previous.items() if pid not in index or keys[index[pid]] != e[0]}
+    # a list naming a paper gone or changed, or one not among these (which the lists read may
+    # name, whatever wrote them): the ids to look for, tested a list at a time
+    gone.update(set().union(*(e[2] for e in previous.values())).difference(index))
     stale = set(new)
     floor = np.zeros(len(index))
     full = np.zeros(len(index), dtype=bool)
@@ -506,7 +507,7 @@ def _stale_rows(index: dict[str, int], keys: Sequence[str], banned: Sequence[tup
         if i in stale:
             continue
         _, was_banned, listed, kth = previous[pid]
-        if was_banned != banned[i] or len(listed) > k or any(r in gone or r not in index for r in listed):
+        if was_banned != banned[i] or len(listed) > k or not gone.isdisjoint(listed):
             stale.add(i)
             continue
         full[i] = len(listed) == k

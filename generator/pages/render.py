@@ -22,6 +22,7 @@ from operator import attrgetter
 from typing import Any
 
 from generator.core.markup import esc, first_sentence, to_html, to_plain
+from generator.core.memo import PerBuild
 from generator.core.model import ABSTRACTS_CACHED, Digest, Link, Paper, Source, Topic
 from generator.core.parallel import Later
 from generator.derive.cache import text_key
@@ -232,7 +233,7 @@ def render_alias(p: Paper) -> str:
     return front_matter(meta) + "\n"
 
 
-def related_card(p: Paper, slugs: dict[str, str]) -> str:
+def related_card(p: Paper, slugs: Set[str]) -> str:
     """A paper as a paper page lists it among its related papers: its title linked from a
     paper page's directory URL (papers/<id>/), its venue and first topic as plain text (a
     link a line made this a ninth of the page). Made once a paper, for the eight or so
@@ -533,8 +534,27 @@ def render_json(papers: list[Paper]) -> str:
 def _json_parts(papers: Sequence[Paper]) -> list[str]:
     """papers.json in pieces: its opening, each paper (after a comma but the first), its end.
     Joined, the same text as one ``json.dumps`` of the whole."""
-    dump = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
-    return ['{"papers":[', *(("," if i else "") + dump(paper_json(p)) for i, p in enumerate(papers)), "]}\n"]
+    return ['{"papers":[', *(("," if i else "") + _paper_json_text(p) for i, p in enumerate(papers)), "]}\n"]
+
+
+def _json_bytes(papers: Sequence[Paper], known: Mapping[str, bytes]) -> list[bytes]:
+    """:func:`_json_parts` as UTF-8, each paper's JSON from ``known`` (by id) where it is there."""
+    parts = [b'{"papers":[']
+    for i, p in enumerate(papers):
+        entry = known.get(p.id)
+        if entry is None:
+            entry = _paper_json_text(p).encode("utf-8")
+        parts.append(b"," + entry if i else entry)
+    parts.append(b"]}\n")
+    return parts
+
+
+@PerBuild
+def _paper_json_text(p: Paper) -> str:
+    """A paper's part of papers.json, kept per paper: a long-lived builder (``make serve``) asks
+    for the 20,000 of a digest at every save, and all but a few are the papers it asked for
+    before (:func:`paper_json` reads only fields that make two records unequal)."""
+    return json.dumps(paper_json(p), ensure_ascii=False, separators=(",", ":"))
 
 
 # papers.json.gz is a run of gzip members (RFC 1952 allows any number; gzip, zcat and
@@ -586,14 +606,27 @@ def paper_page_keys(digest: Digest, repo: Repository = Repository(), site_url: s
     a page whose key is what it was when the page on disk was written."""
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
-    cards = {p.id: related_card(p, slugs) for p in papers}
+    names = frozenset(slugs)
+    cards = {p.id: _card(p, names) for p in papers}
     common = repr((sorted(slugs.items()), repo, site_url)).encode("utf-8", "surrogatepass")
-    out = {}
-    for p in papers:
-        h = hashlib.blake2b(common, digest_size=16)
-        h.update(repr((_record(p), [cards.get(i) for i in p.related])).encode("utf-8", "surrogatepass"))
-        out[p.id] = h.hexdigest()
-    return out
+    return {p.id: _page_key(common, p, tuple(map(_SOURCE_FIELDS, p.sources)), tuple(cards.get(i) for i in p.related))
+            for p in papers}
+
+
+# A long-lived builder (``make serve``) asks for every paper's card and page key at every
+# save, and all but a few papers are equal to ones it asked for before: both are kept per
+# paper (:mod:`generator.core.memo`). A card reads the slugs' names alone; a key is given every field of the sources too
+# (two records are equal when their sources' files and lines are, whatever their venues).
+@PerBuild
+def _card(p: Paper, names: frozenset[str]) -> str:
+    return related_card(p, names)
+
+
+@PerBuild
+def _page_key(common: bytes, p: Paper, sources: tuple, cards: tuple[str | None, ...]) -> str:
+    h = hashlib.blake2b(common, digest_size=16)
+    h.update(repr((_record(p), list(cards))).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def _record(p: Paper) -> tuple:
@@ -612,7 +645,8 @@ _OTHER_FIELDS = attrgetter(*(name for name in Paper.__dataclass_fields__ if name
 def render_site(digest: Digest, seed_files: int, start: Start = Later,
                 added: Mapping[str, datetime] | None = None, repo: Repository = Repository(),
                 site_url: str = "", unchanged: Set[str] = frozenset(), same_listings: Set[str] = frozenset(),
-                members: dict[str, bytes] | None = None) -> dict[str, str | bytes]:
+                members: dict[str, bytes] | None = None, entries: dict[str, Any] | None = None,
+                ) -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
     when each seed file entered the repository (:func:`generator.seeds.read.seed_dates`), for
     the "newest" orders; without it papers are dated by their year. ``site_url`` (ending
@@ -625,7 +659,10 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     :func:`paper_page_keys`). So are the listings ``same_listings`` names (:func:`listing_keys`).
     ``members`` (chunk hash -> gzip member) are the previous ``papers.json.gz``'s, reused where a
     chunk is the same (:func:`papers_gz`); when given, it is replaced by this build's table
-    (chunk hash -> (offset, length)), in order.
+    (chunk hash -> (offset, length)), in order. ``entries`` (paper id -> its JSON in papers.json,
+    as bytes) are the previous file's, for papers whose record is what it was then
+    (:meth:`generator.pages.kept.Kept.previous_entries`): not made again; when given, it is
+    replaced by where each paper's JSON lies in this build's file (id -> (offset, length)).
     """
     papers = digest.visible()
     slugs = _topic_slugs(digest.topics)
@@ -633,7 +670,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     rendered = [p for p in papers if p.id not in unchanged]
     # the cards the rendered pages list (a rebuild renders a dozen pages, not 20,000)
     listed = {i for p in rendered for i in p.related}
-    cards = {p.id: related_card(p, slugs) for p in papers if p.id in listed}
+    names = frozenset(slugs)
+    cards = {p.id: _card(p, names) for p in papers if p.id in listed}
     pending = start(partial(_render_papers, slugs=slugs, cards=cards, repo=repo, site_url=site_url), rendered)
     files: dict[str, str | bytes] = render_frames()
     # The site publishes the data gzipped (mkdocs.yml leaves papers.json out): 93 MB at
@@ -642,8 +680,14 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     # so it does so while the listing pages render.
     # As UTF-8, part by part: as one text, a character past Latin-1 in any abstract makes
     # papers.json two or four bytes a character (73 MB at 20,000 papers, 39 MB so).
-    parts = [part.encode("utf-8") for part in _json_parts(papers)]
+    parts = _json_bytes(papers, entries or {})
     files["papers.json"] = b"".join(parts)
+    if entries is not None:
+        entries.clear()
+        at = len(parts[0])
+        for i, (p, part) in enumerate(zip(papers, parts[1:])):
+            entries[p.id] = (at + (i > 0), len(part) - (i > 0))  # after the comma
+            at += len(part)
     with ThreadPoolExecutor(1) as compressing:
         gzipped = compressing.submit(papers_gz, papers, parts, dict(members or {}))
         files.update(_render_listings(digest, papers, by_topic, seed_files, added, same_listings))
@@ -665,8 +709,7 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     papers = digest.visible()
     dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
     # the abstract by its hash, which the build has made already (each text's repr was most of this)
-    each = {p.id: hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), dated[p.id], p.sources))
-                                  .encode("utf-8", "surrogatepass"), digest_size=16).digest() for p in papers}
+    each = {p.id: _listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]) for p in papers}
 
     def key(what: object, group: Iterable[Paper]) -> str:
         h = hashlib.blake2b(repr(what).encode("utf-8", "surrogatepass"), digest_size=16)
@@ -679,6 +722,13 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     out.update((f"venue:{venue_slug(v, y)}", key((v, y), vp)) for (v, y), vp in digest.by_venue().items())
     out["list"] = key("list", papers)
     return out
+
+
+@PerBuild  # as :func:`_page_key`: a long-lived builder asks for every paper's at every save
+def _listed(p: Paper, sources: tuple, date: str) -> bytes:
+    """A paper's part of the keys of the listings that hold it (:func:`listing_keys`)."""
+    return hashlib.blake2b(repr((p.id, p.title, p.venue, p.year, text_key(p.text), date, p.sources))
+                           .encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_files: int,

@@ -48,6 +48,8 @@ import re
 from array import array
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -284,7 +286,40 @@ def shard_name(key: str) -> str:
     return key.encode("utf-8", "surrogatepass").hex()
 
 
-def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, bytes | str]:
+@dataclass
+class Known:
+    """What :func:`search_files` made of each paper, kept by a long-lived builder (``make serve``)
+    between builds, for the papers that come again: the words of each abstract's plain text
+    (joined by spaces, which no word holds), by text, and each result's JSON, by
+    :func:`_shown`. ``learned``: what a build made that was not known (a worker's, sent back)."""
+
+    words: dict[str, str] = field(default_factory=dict)
+    docs: dict[tuple, bytes] = field(default_factory=dict)
+    learned: Known | None = None
+
+    def after(self, papers: Sequence[Paper], topics: Sequence[Topic], learned: Known) -> Known:
+        """What to keep for the next build: what this one knew or learned of ``papers``."""
+        slugs = {t.name: t.slug for t in topics}
+        words = {**self.words, **learned.words}
+        docs = {**self.docs, **learned.docs}
+        return Known({p.text: words[p.text] for p in papers if p.text in words},
+                     {k: docs[k] for k in map(partial(_shown, slugs=slugs), papers) if k in docs})
+
+
+def _shown(p: Paper, slugs: dict[str, str]) -> tuple:
+    """All that a paper's search result (:func:`result_data`) is made of."""
+    return p.id, p.title, p.venue, p.year, tuple(t for t in p.tags if t in slugs), p.text
+
+
+def search_files_kept(papers: Sequence[Paper], topics: Sequence[Topic], known: Known) -> tuple[dict[str, bytes | str], Known]:
+    """:func:`search_files`, reusing what ``known`` holds; and what was made that it did not."""
+    learned = Known()
+    files = search_files(papers, topics, replace(known, learned=learned))
+    return files, learned
+
+
+def search_files(papers: Sequence[Paper], topics: Sequence[Topic], known: Known | None = None) -> dict[str, bytes | str]:
+    known = known if known is not None else Known()
     number = numbers(papers)
     papers = sorted(papers, key=lambda p: number[p.id])
     slugs = {t.name: t.slug for t in topics}
@@ -301,14 +336,25 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
     # they were the largest part of this worker's memory (issue 31).
     vocab = _Numbers()
     number_of = vocab.__getitem__
-    texts = [to_plain(p.text) for p in papers]
+    shown = [_shown(p, slugs) for p in papers]
+    docs = [known.docs.get(key) for key in shown]
+    plain: dict[int, str] = {}  # the plain text of the papers whose result is made here
     sequence, tag_sequence = array("q"), array("q")
     lengths, title_len, tag_sizes = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    for i, (p, text) in enumerate(zip(papers, texts)):
+    for i, p in enumerate(papers):
         title = words(p.title)
         before = len(sequence)
         sequence.extend(map(number_of, title))
-        sequence.extend(map(number_of, words(text)))
+        joined = known.words.get(p.text)
+        if docs[i] is None:
+            plain[i] = to_plain(p.text)
+        if joined is None:
+            found = words(plain[i] if i in plain else to_plain(p.text))
+            if known.learned is not None:
+                known.learned.words[p.text] = " ".join(found)
+        else:
+            found = joined.split(" ") if joined else []
+        sequence.extend(map(number_of, found))
         lengths[i] = len(sequence) - before
         title_len[i] = len(title)
         tagged = {number_of(w) for t in p.tags for w in words(t)}
@@ -431,10 +477,13 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic]) -> dict[str, 
         buf += pair_d[a:z].astype("<" + pair_d.dtype.str[1:]).tobytes()
         files[f"search/p/{b}.bin"] = bytes(buf)
 
-    for p, text in zip(papers, texts):
-        # as bytes: encoded here in the worker, not by the write in the main process (20,000 files)
-        files[f"search/d/{number[p.id]}.json"] = json.dumps(result_data(p, slugs, text), ensure_ascii=False,
-                                                            separators=(",", ":")).encode("utf-8")
+    for i, (p, key, doc) in enumerate(zip(papers, shown, docs)):
+        if doc is None:
+            # as bytes: encoded here in the worker, not by the write in the main process (20,000 files)
+            doc = json.dumps(result_data(p, slugs, plain[i]), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            if known.learned is not None:
+                known.learned.docs[key] = doc
+        files[f"search/d/{number[p.id]}.json"] = doc
     files["search/facets.json"] = json.dumps(facets(papers, topics, number), ensure_ascii=False, separators=(",", ":"))
     files["search/order.bin"] = np.array([number[p.id] for p in order(papers)], dtype="<" + np.dtype(id_type).str[1:]).tobytes()
     files["search/meta.json"] = json.dumps(

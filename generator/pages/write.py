@@ -135,9 +135,10 @@ def write_tree(docs: Path, files: dict[str, str | bytes], keep: Set[str] = froze
     done = _Transaction()
     try:
         hashes: dict[str, str] = {}
-        new, changed, stale = _compare(docs, files, keep, states, hashes)
+        folders: list[str] = []
+        new, changed, stale = _compare(docs, files, keep, states, hashes, folders)
         _stage(done, new, changed)
-        _commit(done, stale, docs)
+        _commit(done, stale, folders)
         if states is not None:
             _record(docs, files, keep, states, hashes, {p for p, _ in new} | {p for p, _, _ in changed})
     except OSError as e:
@@ -169,11 +170,13 @@ def _record(docs: Path, files: dict[str, str | bytes], keep: Set[str], states: d
 
 def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozenset(),
              states: dict[str, FileState] | None = None, hashes: dict[str, str] | None = None,
+             folders: list[str] | None = None,
              ) -> tuple[list[tuple[str, str | bytes]], list[tuple[str, bytes, bytes]], list[tuple[str, bytes]]]:
     """(new pages with their content as given, changed pages with their new and old bytes, stale
     pages with their bytes); reads only. A file ``states`` says held the same bytes, and that is
     as it was left, is not read (its hash goes into ``hashes``). A new page is encoded only when
-    it is written: a fresh build's pages, all encoded at once, were 200 MB at 20,000 papers."""
+    it is written: a fresh build's pages, all encoded at once, were 200 MB at 20,000 papers.
+    ``folders`` is given the path of every folder inside the generated folders."""
     # Plain os calls: pathlib's overhead shows at tens of thousands of pages.
     base = os.fspath(docs)
     # The generated folders are listed once: a page not there is new without trying to open
@@ -182,10 +185,12 @@ def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozens
     existing: set[str] = set()
     listed: set[str] = set()  # files and folders: a folder where a page must go is opened, and refused
     for d in GENERATED_DIRS:
-        for folder, folders, names in os.walk(os.path.join(base, d)):
+        for folder, subfolders, names in os.walk(os.path.join(base, d)):
             rel_folder = os.path.relpath(folder, base).replace(os.sep, "/")
             existing.update(f"{rel_folder}/{name}" for name in names)
-            listed.update(f"{rel_folder}/{name}" for name in folders)
+            listed.update(f"{rel_folder}/{name}" for name in subfolders)
+            if folders is not None:
+                folders.extend(os.path.join(folder, name) for name in subfolders)
     # The files at the top that a build writes only sometimes (the sitemaps, with a site_url)
     # are stale when it does not; the others are written by every build.
     existing.update(name for name in OPTIONAL_FILES if os.path.isfile(os.path.join(base, name)))
@@ -243,19 +248,18 @@ def _stage(done: _Transaction, new: list[tuple[str, str | bytes]], changed: list
             f.write(data)
 
 
-def _commit(done: _Transaction, stale: list[tuple[str, bytes]], docs: Path) -> None:
-    """Rename the staged files over their pages, delete stale pages, remove emptied folders."""
+def _commit(done: _Transaction, stale: list[tuple[str, bytes]], folders: list[str]) -> None:
+    """Rename the staged files over their pages, delete stale pages, remove emptied folders
+    (of ``folders``, the folders inside the generated ones before the write: a folder the write
+    made holds what it wrote there). Only the folders are looked at, not the 20,000 pages."""
     for tmp, path, old in done.staged:
         os.replace(tmp, path)
         done.replaced.append((path, old))
     for path, old in stale:
         os.unlink(path)
         done.deleted.append((path, old))
-    for d in GENERATED_DIRS:
-        root = docs / d
-        if not root.is_dir():
-            continue
-        for path in sorted((p for p in root.rglob("*") if p.is_dir()), reverse=True):
-            if not any(path.iterdir()):
-                path.rmdir()
-                done.removed_dirs.append(os.fspath(path))
+    for path in sorted(folders, reverse=True):  # a folder after those inside it
+        with os.scandir(path) as entries:
+            if next(entries, None) is None:
+                os.rmdir(path)
+                done.removed_dirs.append(path)

@@ -57,11 +57,14 @@ def title_all(papers: Iterable[Paper], mapper: Callable = serial, first: Mapping
             out.append(paper)
             continue
         options = [first[paper.text]]
-        if options[0].lower() in taken:
-            if paper.text not in alternatives:  # taken by another paper's alternative
-                alternatives[paper.text] = ranked(paper.text)
-            # an abstract with nothing to make a title of has no alternatives ("Untitled")
-            options = list(alternatives[paper.text]) or options
+        if (preferred := options[0].lower()) not in taken:  # most papers: their preferred title is free
+            taken.add(preferred)
+            out.append(changed(paper, title=options[0]))
+            continue
+        if paper.text not in alternatives:  # taken by another paper's alternative
+            alternatives[paper.text] = ranked(paper.text)
+        # an abstract with nothing to make a title of has no alternatives ("Untitled")
+        options = list(alternatives[paper.text]) or options
         venue = " ".join(str(x) for x in (paper.venue, paper.year or "") if x)
         if venue:
             options.append(f"{options[0]} ({venue})")
