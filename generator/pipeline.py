@@ -262,7 +262,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     ``warm`` (a long-lived builder's, :mod:`generator.core.warm`) answers the reads of the kept
     state and of the previous build's outputs from memory while their files are unchanged."""
     watch = _Stopwatch()
-    next_build()  # each paper's JSON and keys as the last build made them, where the paper is the same
+    # each paper's JSON and keys as the last build made them, where the paper is the same (kept by
+    # a long-lived builder only)
+    next_build(store=warm is not None)
     read = warm.read if warm is not None else _read_now
     # The inputs' hash before they are read: an input edited during the build then makes
     # the next build's differ, never the reverse.
