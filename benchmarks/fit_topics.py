@@ -3,11 +3,12 @@
 Nothing here uses the report split's papers (ICLR 2017-18, VIS, SIGDIAL, EEML, ISMIR): its rows
 are dropped as the labels are read. What is used:
 
-- the **fit** split of ``benchmarks/data/topic_labels.jsonl`` (2,285 abstracts an expert labelled:
+- the **fit** split of ``benchmarks/data/topic_labels.jsonl`` (4,980 abstracts an expert labelled:
   NeurIPS 2013-2018, the neural-fields corpus, and other papers of the report venues);
-- the **pool**: every other abstract of those venues and of the repository's ``seeds/``
-  (about 3,700), unlabelled, less any abstract resubmitted to a report venue
-  (``../shared/titled/resubmissions.jsonl``).
+- the **pool**: every other abstract of those venues and of the repository's ``seeds/``,
+  unlabelled, less any abstract resubmitted to a report venue
+  (``../shared/titled/resubmissions.jsonl``): 38 since every abstract of the corpora outside
+  the report split was labelled (batches 22 to 39; it held about 3,700 before).
 
 Steps:
 
@@ -396,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results += [(outcomes.score(*rule), c, *rule) for rule in rules()]
         print(f"C {c}: best cross-validated F1 {max(r[0]['F1'] for r in results if r[1] == c):.3f}, "
               f"with one threshold for every place {max(r[0]['F1'] for r in results if r[1] == c and same(r)):.3f}")
-    # F1 first; between settings within half a point of the best (the noise of 2,285 papers), the one
+    # F1 first; between settings within half a point of the best (the noise of thousands of papers), the one
     # that misses the expert's primary topic least, then leaves fewest papers with no right tag
     # (the targets besides F1), then fewer tags, the highest thresholds
     top = max(r[0]["F1"] for r in results)

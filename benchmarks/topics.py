@@ -1,6 +1,6 @@
 """How the derived topic tags compare with an expert's, on the labelled dev set.
 
-Reads ``benchmarks/data/topic_labels.jsonl`` (2,185 abstracts of ``../shared/titled`` and
+Reads ``benchmarks/data/topic_labels.jsonl`` (5,690 abstracts of ``../shared/titled`` and
 ``../shared/corpora``, labelled as ``../shared/topic_labelling.md`` says: a ``primary`` topic
 and up to three ``also``), tags each abstract with :func:`generator.derive.tag.tag_texts` as the
 build does, and prints, on the ``report`` split (nothing is tuned on it) and on the ``fit``
