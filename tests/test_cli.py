@@ -162,3 +162,44 @@ def test_inputs_that_raised_tracebacks_build(tmp_path):
     assert "\\url{https://[::1}" in joined
     assert 'href="https://[' not in joined
     assert joined.count("<strong>") <= 5  # emphasis nested deeper than 4 shows its words only
+
+
+def test_a_build_runs_without_cyclic_collection_and_restores_it(tmp_path, monkeypatch):
+    # A full collection walks every object a build holds (at 20,000 papers about a quarter of an
+    # appended abstract's main-process CPU): the build turns collection off while it runs and
+    # puts it back as it found it, so an in-process caller (a test, the preview) is unchanged.
+    import gc
+
+    import generator.pipeline
+    from generator import cli
+
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    collections: list[int] = []
+    seen = {}
+    real_build = generator.pipeline.build
+
+    def build(*args, **kwargs):
+        seen["enabled"] = gc.isenabled()
+        before = len(collections)
+        result = real_build(*args, **kwargs)
+        seen["collections"] = len(collections) - before
+        return result
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    monkeypatch.setattr(generator.pipeline, "build", build)
+    assert gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        assert cli.main(["build", "--docs", "docs"]) == 0
+        gc.collect()  # the callback itself works: a collection outside the build is seen
+    finally:
+        gc.callbacks.remove(count)
+    assert (tmp_path / "docs" / "papers.json").exists()
+    assert seen == {"enabled": False, "collections": 0}
+    assert collections[-1] == 2
+    assert gc.isenabled()
