@@ -381,7 +381,9 @@ _WORD_LISTS = (
     "self_reference", "known_names", "name_prefixes", "modifier_suffixes", "adverbs", "not_domain_words", "adjective_like_nouns", "not_link_names",
     "cannot_end", "manner_nouns", "count_words", "adjectives_with_to", "hanging_adjectives", "established_names",
     "own_work_nouns", "giving_words", "presenting_words", "loose_words", "object_stops", "next_clause_verbs",
-    "object_openers", "says_little_words", "cut_idioms", "result_nouns", "kind_of_heads", "glued_words", "glued_before_capital", "clause_openers", "opening_clause_words", "passive_contribution_verbs", "clause_verbs", "clause_verbs_with_object",
+    "object_openers", "says_little_words", "cut_idioms", "result_nouns", "kind_of_heads", "glued_words",
+    "glued_before_capital", "clause_openers", "opening_clause_words", "passive_contribution_verbs", "clause_verbs",
+    "clause_verbs_with_object",
     "example_markers", "contrast_markers", "not_verbs_before_object", "irregular_participles",
     "nominal_gerunds",
 )

@@ -17,6 +17,7 @@ from dataclasses import replace
 from generator.core.chars import HEADER_INVISIBLE, INVISIBLE
 from generator.core.errors import GeneratorError, SeedError, raise_all
 from generator.core.markup import extract_links
+from generator.core.memo import PerBuild
 from generator.core.model import Link, Paper, Source
 from generator.seeds.identify import paper_id
 
@@ -267,26 +268,18 @@ def parse_all(seeds: Sequence[tuple[str, bytes]],
     return papers
 
 
-# The last papers :func:`_parse_checked` made of each seed file, by its path, with the bytes and
-# links they were made of: a long-lived builder (``make serve``) parses every file at every
-# save, and all files but the one saved are as they were. One version a file is kept.
-_LAST_CHECKED: dict[str, tuple[bytes, tuple[tuple[Link, ...], ...], list[Paper]]] = {}
-
-
 def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) -> list[Paper] | None:
     """The papers of a seed file that :func:`parse_seed` took without a problem before, with
     the links found in them then; None if the links are not one list per abstract."""
-    links = tuple(links)
-    last = _LAST_CHECKED.get(path)
-    if last is not None and last[0] == data and last[1] == links:
-        return list(last[2])
-    made = _parse_checked_anew(data, path, links)
-    if made is not None:
-        _LAST_CHECKED[path] = data, links, made
+    made = _parse_checked_anew(data, path, tuple(links))
     return None if made is None else list(made)
 
 
-def _parse_checked_anew(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) -> list[Paper] | None:
+# A long-lived builder (``make serve``) parses every seed file at every save, and all files but
+# the one saved are as they were: the papers made of each file's bytes are kept from one build
+# to the next (:mod:`generator.core.memo`; a one-shot build keeps nothing).
+@PerBuild
+def _parse_checked_anew(data: bytes, path: str, links: tuple[tuple[Link, ...], ...]) -> list[Paper] | None:
     lines = decode(data, path).split("\n")
     venue, year = parse_header(lines[0].translate(HEADER_INVISIBLE), path)
     found = paragraphs(lines[1:], first_line=2)
