@@ -142,7 +142,7 @@ def table(results: Mapping[str, Mapping[str, float]]) -> str:
     cols = ("n", "P", "R", "F1", "prim∈", "1st=prim", "none", "catch", "tags")
     lines = ["| split | " + " | ".join(cols) + " |", "|" + " --- |" * (len(cols) + 1)]
     for name, s in results.items():
-        cells = [str(s["n"])] + [f"{s[c]:.2f}" if c in ("P", "R", "F1", "tags") else f"{s[c]:.0%}" for c in cols[1:]]
+        cells = [str(s["n"])] + [f"{s[c]:.3f}" if c in ("P", "R", "F1") else f"{s[c]:.2f}" if c == "tags" else f"{s[c]:.1%}" for c in cols[1:]]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

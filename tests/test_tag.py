@@ -10,7 +10,17 @@ import pytest
 
 from generator.core.errors import ErrorList, TaxonomyError
 from generator.core.model import Paper, Source, Topic
-from generator.derive.tag import MAX_TAGS, TopicModel, load_taxonomy, load_topic_model, tag_paper, tag_papers
+from generator.derive.tag import (
+    MAX_TAGS,
+    TopicModel,
+    _matcher,
+    load_taxonomy,
+    load_topic_model,
+    outlook_checked,
+    outlook_only,
+    tag_paper,
+    tag_papers,
+)
 from generator.seeds.parse import parse_seed
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -157,6 +167,26 @@ def test_a_passing_mention_late_in_the_abstract_is_not_a_tag():
         "It may also help reinforcement learning."
     )
     assert tags_of(text) == ("Graphs",)
+
+
+def test_a_topic_only_the_outlook_sentence_names_is_a_suspect():
+    m = _matcher(tuple(MATCHING), PHRASES_ONLY)
+    body = "Graph neural networks pass messages. We change the message function. It is cheap to run. "
+    assert outlook_only(body + "It may also help reinforcement learning.", m) == {2}
+    # named before the last sentence too: what the paper does, not an outlook
+    assert outlook_only(body.replace("cheap", "cheap for RL") + "It may also help reinforcement learning.", m) == set()
+    # three sentences: the last is not taken for an outlook
+    assert outlook_only("Graph networks pass messages. They are cheap. They may help RL.", m) == set()
+
+
+def test_an_outlook_suspect_keeps_its_place_only_by_the_rest_of_the_abstract():
+    model = TopicModel((0.0,) * 7, threshold=0.5, share_of_top=0.0, early_weight=1.0, idf={}, profiles={},
+                       later_thresholds=(0.3,))
+    logits = {0: 5.0, 1: -3.0, 2: 0.0}  # probabilities 0.99, 0.05, 0.5
+    assert outlook_checked([0, 1, 2], logits, {1}, model) == [0, 2]  # the suspect falls below 0.3
+    assert outlook_checked([0, 1, 2], logits, set(), model) == [0, 1, 2]  # no suspect: nothing dropped
+    assert outlook_checked([0, 2, 1], logits, {2}, model) == [0, 2, 1]  # 0.5 reaches the second place's 0.3
+    assert outlook_checked([1, 0], logits, {1}, model) == [1, 0]  # the first tag stays
 
 
 def test_repeated_mentions_make_a_tag():

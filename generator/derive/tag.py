@@ -374,12 +374,50 @@ def _choose(text: str, m: _Matcher) -> tuple[tuple[str, ...], tuple]:
     candidates, features, phrase_evidence, term_parts = topic_features(text, m)
     logits = features @ np.asarray(m.model.weights) if len(candidates) else np.zeros(0)
     chosen = pick(dict(zip(candidates.tolist(), logits.tolist())), m.model, phrase_evidence)
+    if len(chosen) > 1:
+        chosen = not_by_the_outlook(chosen, text, m)
     if not chosen and m.catch_all is not None:
         chosen = [m.catch_all]
     return (
         tuple(m.topics[i].name for i in chosen),
         tuple((m.topics[i].name, _evidence(phrase_evidence.get(i, []), term_parts(i))) for i in chosen),
     )
+
+
+def not_by_the_outlook(chosen: list[int], text: str, m: _Matcher) -> list[int]:
+    """The tags ``chosen`` (best first), less a later one that only the abstract's last sentence
+    names ("could serve as fast policies for reinforcement learning" says what the paper might be
+    used for, not what it is about): such a tag must keep its place with that sentence's terms
+    counting :data:`LAST_WEIGHT`, as its phrases do. The first tag stays, and an abstract with
+    no outlook sentence (fewer than :data:`LAST_FROM`) keeps its tags."""
+    suspects = outlook_only(text, m)
+    if not suspects.intersection(chosen[1:]):
+        return chosen
+    candidates, features, _, _ = topic_features(text, m, last_weight=LAST_WEIGHT)
+    return outlook_checked(chosen, dict(zip(candidates.tolist(), (features @ np.asarray(m.model.weights)).tolist())),
+                           suspects, m.model)
+
+
+def outlook_only(text: str, m: _Matcher) -> set[int]:
+    """The topics whose phrases the abstract's outlook sentence (its last, of :data:`LAST_FROM` or
+    more) names and no sentence before it."""
+    lower, written = _words(text)
+    if lower.count(_BREAK) + 1 < LAST_FROM:
+        return set()
+    cut = len(lower) - 1 - lower[::-1].index(_BREAK)
+    return set(_score(lower, written, m)[0]) - set(_score(lower[:cut], written, m)[0])
+
+
+def outlook_checked(chosen: list[int], logits: dict[int, float], suspects: Container[int],
+                    model: TopicModel) -> list[int]:
+    """The tags ``chosen``, less the ``suspects`` that do not keep their places by ``logits``, the
+    abstract's with its outlook sentence's terms counting :data:`LAST_WEIGHT`
+    (:func:`not_by_the_outlook`); the first stays."""
+    kept = chosen[:1]
+    for i in chosen[1:]:
+        if i not in suspects or (i in logits and _sigmoid(logits[i]) >= model.place_threshold(len(kept))):
+            kept.append(i)
+    return kept
 
 
 def pick(logits: dict[int, float], model: TopicModel, phrased: Container[int]) -> list[int]:
@@ -412,14 +450,15 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def topic_features(text: str, m: _Matcher) -> tuple[np.ndarray, np.ndarray, dict[int, list[str]],
-                                                     Callable[[int], dict[str, float]]]:
+def topic_features(text: str, m: _Matcher, last_weight: float = 1.0) -> tuple[
+        np.ndarray, np.ndarray, dict[int, list[str]], Callable[[int], dict[str, float]]]:
     """The topics with phrase or term evidence or a positive classifier score (their indexes, ascending) and a row of their
     :data:`FEATURES` each; topic index -> the phrases found; and a function giving, for a topic
-    index, each term's part of the topic's term score (computed only for the topics shown)."""
+    index, each term's part of the topic's term score (computed only for the topics shown).
+    ``last_weight``: how much the terms of an outlook sentence (:func:`not_by_the_outlook`) count."""
     lower, written = _words(text)
     found, phrase_evidence = _score(lower, written, m)
-    terms, classified, term_parts = _terms(lower, m)
+    terms, classified, term_parts = _terms(lower, m, last_weight)
     phrases = np.zeros(len(m.topics))
     if found:
         phrases[list(found)] = list(found.values())
@@ -449,15 +488,20 @@ def _words(text: str) -> tuple[list[str], str]:
     return text.lower().split(), text
 
 
-def term_counts(lower: Sequence[str], early_weight: float, vocabulary: Container[str] | None = None) -> dict[str, float]:
+def term_counts(lower: Sequence[str], early_weight: float, vocabulary: Container[str] | None = None,
+                last_weight: float = 1.0) -> dict[str, float]:
     """Term -> weighted count: every word and every pair of neighbouring words of a sentence
-    (``"radiance field"``), those of the first sentences counting ``early_weight`` times;
-    only the terms of ``vocabulary`` if given."""
+    (``"radiance field"``), those of the first sentences counting ``early_weight`` times, and
+    those of the last ``last_weight`` times if the abstract has :data:`LAST_FROM` sentences or
+    more; only the terms of ``vocabulary`` if given."""
     end = 0
     for _ in range(EARLY_SENTENCES):
         end = lower.index(_BREAK, end) + 1 if _BREAK in lower[end:] else len(lower)
+    last = len(lower)
+    if last_weight != 1.0 and lower.count(_BREAK) + 1 >= LAST_FROM:
+        last = len(lower) - 1 - lower[::-1].index(_BREAK)
     counts: dict[str, float] = {}
-    for part, weight in ((lower[:end], early_weight), (lower[end:], 1.0)):
+    for part, weight in ((lower[:end], early_weight), (lower[end:last], 1.0), (lower[last:], last_weight)):
         # a pair across a sentence break holds the break, which no vocabulary term does
         found = Counter(part)
         found.update(map(" ".join, zip(part, part[1:])))
@@ -469,20 +513,22 @@ def term_counts(lower: Sequence[str], early_weight: float, vocabulary: Container
     return counts
 
 
-def term_vector(lower: Sequence[str], idf: dict[str, float], early_weight: float) -> dict[str, float]:
+def term_vector(lower: Sequence[str], idf: dict[str, float], early_weight: float,
+                last_weight: float = 1.0) -> dict[str, float]:
     """The abstract's terms of the vocabulary ``idf``, weighted (1 + log count) * idf, of unit length."""
     vector = {}
-    for term, count in term_counts(lower, early_weight, idf).items():
+    for term, count in term_counts(lower, early_weight, idf, last_weight).items():
         weight = idf[term]
         vector[term] = (1.0 + math.log(count)) * weight if count >= 1 else count * weight
     norm = math.sqrt(sum(v * v for v in vector.values()))
     return {t: v / norm for t, v in vector.items()} if norm else {}
 
 
-def _terms(lower: Sequence[str], m: _Matcher) -> tuple[np.ndarray, np.ndarray, Callable[[int], dict[str, float]]]:
+def _terms(lower: Sequence[str], m: _Matcher,
+           last_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray, Callable[[int], dict[str, float]]]:
     """Each topic's score of the abstract's terms against its profile (a cosine) and its classifier's
     score, and a function giving a topic's terms with their parts of its logit (through the two)."""
-    vector = term_vector(lower, m.model.idf, m.model.early_weight) if m.rows else {}
+    vector = term_vector(lower, m.model.idf, m.model.early_weight, last_weight) if m.rows else {}
     if not vector:
         return np.zeros(len(m.topics)), m.intercepts.copy(), lambda topic: {}
     terms = list(vector)
