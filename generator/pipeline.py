@@ -55,6 +55,7 @@ from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
 from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
+from generator.pages.search_cache import read_search_cache, search_cache_path, search_files_cached, write_search_cache
 from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
 from generator.pages.trends import render_trends
@@ -251,6 +252,13 @@ def _read_taxonomy(path: Path | None) -> bytes:
     return path.read_bytes() if path is not None else b""
 
 
+def _index_kept(papers: Sequence[Paper], topics: Sequence[Topic], path: Path, stamp: str,
+                ) -> tuple[dict[str, bytes | str], dict[str, dict]]:
+    """The search index of a one-shot build, in its worker: what the last build kept of each
+    paper read there, and the shards to keep for the next one made there too."""
+    return search_files_cached(papers, topics, read_search_cache(path, stamp), stamp)
+
+
 def _read_now(fn: Callable[..., R], *args: object) -> R:
     return fn(*args)
 
@@ -330,8 +338,10 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     big = len(visible) >= 400
     # a long-lived builder keeps each paper's words and result for the next build
     indexed, known_words = visible, warm.made.get("search", Known()) if warm is not None else None
+    # a one-shot build keeps them on disk (:mod:`generator.pages.search_cache`)
     indexing = Background(partial(search_files_kept, visible, digest.topics, known_words) if known_words is not None
-                          else partial(search_files, visible, digest.topics), worth_it=big)
+                          else partial(_index_kept, visible, digest.topics, search_cache_path(cache), stamp)
+                          if cache is not None else partial(search_files, visible, digest.topics), worth_it=big)
     previous, span = read(explore.read_previous_map, docs)
     placed = read(read_placed, placed_path(cache), docs / explore.MAP_JSON) if cache is not None and previous else None
     new = sum(p.id not in previous for p in visible)
@@ -403,9 +413,13 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         next_build(keep=False)
     watch.lap("render")
     give_back()
+    search_shards: dict[str, dict] = {}
     if known_words is not None:
         index_files, learned = indexing.result()
         warm.made["search"] = known_words.after(indexed, digest.topics, learned)  # type: ignore[union-attr]
+        files.update(index_files)
+    elif cache is not None:
+        index_files, search_shards = indexing.result()
         files.update(index_files)
     else:
         files.update(indexing.result())
@@ -447,6 +461,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         if (len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows)
                 or made.lists != rows.lists):  # all rows and lists as they were: left as they are
             write_rows(related_path(cache), stamp, made, rows)
+        if search_shards:
+            write_search_cache(search_cache_path(cache), search_shards)
         write_pages(pages_path(cache), stamp, docs, page_keys)
         write_kept(kept_path(cache), stamp, Kept(
             states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))

@@ -328,3 +328,44 @@ def test_what_a_long_lived_builder_keeps_gives_the_same_index():
     assert set(learned.words) == {now[-1].text}  # the retitled paper's words are its text's, known
     assert {key[0] for key in learned.docs} == {retitled.id, now[-1].id}
     assert len(known.after(now, TOPICS, learned).docs) == 31  # the old result of the retitled paper is gone
+
+
+def test_what_a_one_shot_build_keeps_on_disk_gives_the_same_index(tmp_path):
+    """``.cache/search-*.json`` (generator/pages/search_cache.py): read back, the next build's
+    index is the one made from nothing, and only the shards whose papers changed are written."""
+    from generator.pages.search_cache import Kept, read_search_cache, search_files_cached, write_search_cache
+    path = tmp_path / "search.json"
+    base = [paper(i * 7919, f"Paper {i:03d}", f"Models of kind k{i % 7} with w{i} and $x^{i}$ in it.", tags=("Computer Vision",))
+            for i in range(40)]
+    files, shards = search_files_cached(base, TOPICS, Kept(), "s")
+    assert files == search_files(base, TOPICS) and len(shards) == 16
+    write_search_cache(path, shards)
+    kept = read_search_cache(path, "s")
+    assert len(kept.papers) == 40 and len(kept.vouched) == 16
+    retitled = Paper(**{**base[3].__dict__, "title": "Another title"})
+    now = [*base[:3], retitled, *base[4:], paper(99, "Aardvark", "A new abstract about zebras and models.")]
+    files, shards = search_files_cached(now, TOPICS, kept, "s")
+    assert files == search_files(now, TOPICS)
+    assert 1 <= len(shards) <= 3  # the shards of the retitled paper's old and new keys and of the new paper's
+    assert read_search_cache(path, "another generator").papers == {}
+
+
+def test_a_kept_search_shard_this_machine_did_not_write_is_not_published(tmp_path):
+    """Its result files are published as they are: an entry edited on disk (or restored from
+    another machine's cache) must not reach the index, however well formed."""
+    from generator.pages.search_cache import read_search_cache, search_files_cached, write_search_cache
+    path = tmp_path / "search.json"
+    base = [paper(i, f"Paper {i:03d}", f"Plain words number w{i} here.") for i in range(20)]
+    write_search_cache(path, search_files_cached(base, TOPICS, read_search_cache(path, "s"), "s")[1])
+    for shard in path.parent.glob("search-*.json"):
+        doc = json.loads(shard.read_text(encoding="utf-8"))
+        for key, (words, result) in doc["papers"].items():
+            forged = json.loads(result)
+            forged["title"] = '<img src=x onerror="alert(1)">'
+            doc["papers"][key] = [words + " injected", json.dumps(forged)]
+        shard.write_text(json.dumps(doc), encoding="utf-8")  # the local key's hash still there, now wrong
+    kept = read_search_cache(path, "s")
+    assert kept.papers == {} and kept.vouched == frozenset()
+    files = search_files_cached(base, TOPICS, kept, "s")[0]
+    assert files == search_files(base, TOPICS)
+    assert not any(b"onerror" in (v if isinstance(v, bytes) else v.encode()) for v in files.values())

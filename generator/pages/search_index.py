@@ -291,7 +291,7 @@ class Known:
     """What :func:`search_files` made of each paper, kept by a long-lived builder (``make serve``)
     between builds, for the papers that come again: the words of each abstract's plain text
     (joined by spaces, which no word holds), by text, and each result's JSON, by
-    :func:`_shown`. ``learned``: what a build made that was not known (a worker's, sent back)."""
+    :func:`result_key`. ``learned``: what a build made that was not known (a worker's, sent back)."""
 
     words: dict[str, str] = field(default_factory=dict)
     docs: dict[tuple, bytes] = field(default_factory=dict)
@@ -303,10 +303,10 @@ class Known:
         words = {**self.words, **learned.words}
         docs = {**self.docs, **learned.docs}
         return Known({p.text: words[p.text] for p in papers if p.text in words},
-                     {k: docs[k] for k in map(partial(_shown, slugs=slugs), papers) if k in docs})
+                     {k: docs[k] for k in map(partial(result_key, slugs=slugs), papers) if k in docs})
 
 
-def _shown(p: Paper, slugs: dict[str, str]) -> tuple:
+def result_key(p: Paper, slugs: dict[str, str]) -> tuple:
     """All that a paper's search result (:func:`result_data`) is made of."""
     return p.id, p.title, p.venue, p.year, tuple(t for t in p.tags if t in slugs), p.text
 
@@ -336,7 +336,7 @@ def search_files(papers: Sequence[Paper], topics: Sequence[Topic], known: Known 
     # they were the largest part of this worker's memory (issue 31).
     vocab = _Numbers()
     number_of = vocab.__getitem__
-    shown = [_shown(p, slugs) for p in papers]
+    shown = [result_key(p, slugs) for p in papers]
     docs = [known.docs.get(key) for key in shown]
     plain: dict[int, str] = {}  # the plain text of the papers whose result is made here
     sequence, tag_sequence = array("q"), array("q")
