@@ -252,11 +252,15 @@ def _read_taxonomy(path: Path | None) -> bytes:
     return path.read_bytes() if path is not None else b""
 
 
-def _index_kept(papers: Sequence[Paper], topics: Sequence[Topic], path: Path, stamp: str,
-                ) -> tuple[dict[str, bytes | str], dict[str, dict]]:
+def _index_kept(papers: Sequence[Paper], topics: Sequence[Topic], path: Path, stamp: str) -> dict[str, bytes | str]:
     """The search index of a one-shot build, in its worker: what the last build kept of each
-    paper read there, and the shards to keep for the next one made there too."""
-    return search_files_cached(papers, topics, read_search_cache(path, stamp), stamp)
+    paper is read there, and what the next build is to find written there (its entries are
+    keyed by what they are made of, so they are true whether or not this build completes; sent
+    back to this process, the shards of a new seed file were 54 MB more of its peak memory)."""
+    files, shards = search_files_cached(papers, topics, read_search_cache(path, stamp), stamp)
+    if shards:
+        write_search_cache(path, shards)
+    return files
 
 
 def _read_now(fn: Callable[..., R], *args: object) -> R:
@@ -413,13 +417,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         next_build(keep=False)
     watch.lap("render")
     give_back()
-    search_shards: dict[str, dict] = {}
     if known_words is not None:
         index_files, learned = indexing.result()
         warm.made["search"] = known_words.after(indexed, digest.topics, learned)  # type: ignore[union-attr]
-        files.update(index_files)
-    elif cache is not None:
-        index_files, search_shards = indexing.result()
         files.update(index_files)
     else:
         files.update(indexing.result())
@@ -461,8 +461,6 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         if (len(reused.rows) != len(made.rows) or len(rows.rows) != len(made.rows)
                 or made.lists != rows.lists):  # all rows and lists as they were: left as they are
             write_rows(related_path(cache), stamp, made, rows)
-        if search_shards:
-            write_search_cache(search_cache_path(cache), search_shards)
         write_pages(pages_path(cache), stamp, docs, page_keys)
         write_kept(kept_path(cache), stamp, Kept(
             states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))
