@@ -110,8 +110,9 @@ def test_a_venues_profile_leaves_its_small_years_out_and_compares_with_the_whole
 
 def test_the_page_shows_each_share_with_its_count_and_links_each_bar_to_its_papers():
     files = render_trends(compute(corpus()))
-    body, meta = get_data(files["trends.md"])
-    assert meta["title"] == "Trends"
+    markdown, meta = get_data(files["trends.md"])
+    body = meta["body"]  # printed by listing.html: no Markdown for MkDocs to parse
+    assert meta["title"] == "Trends" and meta["template"] == "listing.html" and not markdown.strip()
     assert "derived from each paper's abstract" in body and "fewer than 30 papers is a small sample" in body
     # the bars, hidden from assistive technology, to the scale of the samples (35%: ISMIR's 100% stops at the top)
     assert ('<svg class="digest-bars" viewBox="0 0 35.5 41" aria-hidden="true"><path class="b" d="M0 40.5H35.5"/>'
