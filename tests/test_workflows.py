@@ -150,6 +150,23 @@ def test_no_cache_saves_or_restores_the_local_key(path):
         assert not fnmatch.fnmatch(key, pattern) and not key.startswith(folder + "/") and folder not in (".", "*", "**"), pattern
 
 
+def test_the_deploy_trusts_no_build_state_committed_to_the_repository():
+    # a committed .cache/local.key (a pull request can force-add the ignored folder) would vouch
+    # for forged state files beside it: the deploy removes .cache/ (make clean) before restoring its own
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    run = subprocess.run(["make", "-n", "clean"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and any(".cache" in shlex.split(line) for line in run.stdout.splitlines()), run.stdout
+    ordered = [step for _, step in steps(DEPLOY)]
+    removes = [n for n, step in enumerate(ordered) if step.get("run", "").strip() == "make clean"]
+    restore = [n for n, step in enumerate(ordered) if step.get("uses", "").startswith("actions/cache@")]
+    build = [n for n, step in enumerate(ordered) if step.get("run") == "make site"]
+    checkout = [n for n, step in enumerate(ordered) if step.get("uses", "").startswith("actions/checkout@")]
+    assert removes and restore and build and checkout
+    assert checkout[-1] < removes[0] < restore[0] < build[0]
+    assert not any(n > removes[0] and n < build[0] and "local.key" in step.get("run", "") for n, step in enumerate(ordered))
+
+
 @pytest.mark.parametrize("path", [DEPLOY, PR], ids=lambda p: p.name)
 def test_checkout_does_not_keep_the_token(path):
     checkouts = [step for _, step in steps(path) if step.get("uses", "").startswith("actions/checkout@")]
