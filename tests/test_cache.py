@@ -358,3 +358,27 @@ def test_the_vouched_for_and_the_checked_reading_give_the_same_entries(project):
     checked = read_cache(cache, fingerprint(b""), topics)
     assert checked.vouched == set() and checked.vouched_shards == set()
     assert dict(checked) == dict(fast)
+
+
+def test_a_new_python_unicode_table_or_library_makes_every_cache_cold(monkeypatch):
+    """Kept words, tags and rows are made with ``re``'s and ``str.lower``'s Unicode tables and
+    with numpy and the rest: a character unassigned in Python 3.11's tables (U+31350) is a
+    letter in 3.12's, so a kept entry could differ from what a build from nothing makes. The
+    caches' key changes with each."""
+    import platform
+    import unicodedata
+    from importlib import metadata
+
+    base = fingerprint(b"")
+    assert fingerprint(b"") == base  # deterministic
+    with monkeypatch.context() as m:
+        m.setattr(unicodedata, "unidata_version", "15.0.0" if unicodedata.unidata_version != "15.0.0" else "14.0.0")
+        assert fingerprint(b"") != base
+    with monkeypatch.context() as m:
+        m.setattr(platform, "python_version", lambda: "3.99.0")
+        assert fingerprint(b"") != base
+    real = metadata.version
+    with monkeypatch.context() as m:
+        m.setattr(metadata, "version", lambda name: "0.0.1" if name == "numpy" else real(name))
+        assert fingerprint(b"") != base
+    assert fingerprint(b"") == base
