@@ -369,3 +369,31 @@ def test_a_kept_search_shard_this_machine_did_not_write_is_not_published(tmp_pat
     files = search_files_cached(base, TOPICS, kept, "s")[0]
     assert files == search_files(base, TOPICS)
     assert not any(b"onerror" in (v if isinstance(v, bytes) else v.encode()) for v in files.values())
+
+
+def test_the_index_worker_reads_and_writes_the_kept_papers_itself(tmp_path, monkeypatch):
+    """At a digest's size the index runs in a forked worker (``pipeline._index_kept``), which
+    reads the kept shards and writes the changed ones there, sending back the files alone: a
+    second build in a worker gives the index of a build from nothing, from what the first wrote."""
+    import pytest
+
+    from generator import pipeline
+    from generator.core.parallel import Background, workers
+    from generator.pages.search_cache import read_search_cache
+
+    monkeypatch.delenv("DIGEST_SERIAL", raising=False)
+    if workers() < 2:
+        pytest.skip("one core: no worker is forked")
+    path = tmp_path / "search.json"
+    base = [paper(i * 7919, f"Paper {i:03d}", f"Models of kind k{i % 50} with w{i} and v{i % 13} in it.") for i in range(450)]
+    first = Background(lambda: pipeline._index_kept(base, TOPICS, path, "s"), worth_it=True)
+    assert first._pool is not None  # a forked worker, not this process
+    assert first.result() == search_files(base, TOPICS)
+    assert len(read_search_cache(path, "s").papers) == 450  # written by the worker
+    now = [*base[:-1], paper(999_999, "Aardvark first", "Models of kind k3 with zebra in it.")]
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("search-*.json")}
+    second = Background(lambda: pipeline._index_kept(now, TOPICS, path, "s"), worth_it=True)
+    assert second.result() == search_files(now, TOPICS)
+    after = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("search-*.json")}
+    assert 1 <= sum(before[k] != after[k] for k in after) <= 2  # the removed paper's shard and the new one's
+    assert len(read_search_cache(path, "s").papers) == 450
