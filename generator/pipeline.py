@@ -256,7 +256,7 @@ def _index_kept(papers: Sequence[Paper], topics: Sequence[Topic], path: Path, st
     """The search index of a one-shot build, in its worker: what the last build kept of each
     paper is read there, and what the next build is to find written there (its entries are
     keyed by what they are made of, so they are true whether or not this build completes; sent
-    back to this process, the shards of a new seed file were 54 MB more of its peak memory)."""
+    back to this process, the shards a new seed file rewrites raised its peak memory by 80 MB)."""
     files, shards = search_files_cached(papers, topics, read_search_cache(path, stamp), stamp)
     if shards:
         write_search_cache(path, shards)

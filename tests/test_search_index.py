@@ -333,11 +333,11 @@ def test_what_a_long_lived_builder_keeps_gives_the_same_index():
 def test_what_a_one_shot_build_keeps_on_disk_gives_the_same_index(tmp_path):
     """``.cache/search-*.json`` (generator/pages/search_cache.py): read back, the next build's
     index is the one made from nothing, and only the shards whose papers changed are written."""
-    from generator.pages.search_cache import Kept, read_search_cache, search_files_cached, write_search_cache
+    from generator.pages.search_cache import KeptSearch, read_search_cache, search_files_cached, write_search_cache
     path = tmp_path / "search.json"
     base = [paper(i * 7919, f"Paper {i:03d}", f"Models of kind k{i % 7} with w{i} and $x^{i}$ in it.", tags=("Computer Vision",))
             for i in range(40)]
-    files, shards = search_files_cached(base, TOPICS, Kept(), "s")
+    files, shards = search_files_cached(base, TOPICS, KeptSearch(), "s")
     assert files == search_files(base, TOPICS) and len(shards) == 16
     write_search_cache(path, shards)
     kept = read_search_cache(path, "s")

@@ -45,14 +45,14 @@ def paper_key(shown: tuple) -> str:
 
 
 @dataclass
-class Kept:
+class KeptSearch:
     """The entries read, by key, and the shards they came from (all vouched for)."""
 
     papers: dict[str, tuple[str, str]] = field(default_factory=dict)
     vouched: frozenset[str] = frozenset()
 
 
-def read_search_cache(path: Path, stamp: str) -> Kept:
+def read_search_cache(path: Path, stamp: str) -> KeptSearch:
     """The input edge: the entries of the shards of ``path`` that this machine's generator
     wrote under the fingerprint ``stamp``; the others are left aside (see the module's note)."""
     papers: dict[str, tuple[str, str]] = {}
@@ -63,10 +63,10 @@ def read_search_cache(path: Path, stamp: str) -> Kept:
             continue
         papers.update((k, (v[0], v[1])) for k, v in doc["papers"].items())
         vouched.add(shard)
-    return Kept(papers, frozenset(vouched))
+    return KeptSearch(papers, frozenset(vouched))
 
 
-def search_files_cached(papers: Sequence[Paper], topics: Sequence[Topic], kept: Kept, stamp: str,
+def search_files_cached(papers: Sequence[Paper], topics: Sequence[Topic], kept: KeptSearch, stamp: str,
                         ) -> tuple[dict[str, bytes | str], dict[str, dict]]:
     """:func:`~generator.pages.search_index.search_files`, reusing ``kept``'s words and results;
     and the shards to write for the next build (:func:`write_search_cache`): those whose keys
