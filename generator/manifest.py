@@ -25,11 +25,10 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from generator.core.errors import GeneratorError
-from generator.core.fingerprint import fingerprint
+from generator.core.fingerprint import fingerprint, versions
 from generator.core.statefile import read_state, write_state
 from generator.seeds.read import seed_dates, seed_paths
 
@@ -77,11 +76,7 @@ def input_key(seed_dirs: list[Path], taxonomy: Path | None, config: Path = Path(
     dates, how = seed_dates(seed_paths(seed_dirs))
     put("dates", json.dumps([how, sorted((k, v.isoformat()) for k, v in dates.items())]))
     put("python", sys.version)
-    for name in LIBRARIES:
-        try:
-            put(name, metadata.version(name))
-        except metadata.PackageNotFoundError:
-            put(name, "")
+    put("libraries", versions(LIBRARIES))
     return h.hexdigest()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import platform
 import unicodedata
+from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
@@ -24,15 +25,20 @@ SUFFIXES = (".py", ".yml", ".yaml", ".json")
 LIBRARIES = ("numpy", "scipy", "scikit-learn", "openTSNE", "python-slugify", "PyYAML")
 
 
+def versions(names: Iterable[str]) -> str:
+    """The installed version of each distribution of ``names`` ("-" for one not installed), a line each."""
+    out = []
+    for name in names:
+        try:
+            out.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{name} -")
+    return "\n".join(out)
+
+
 def runtime() -> str:
     """What runs the generator, as far as its results depend on it (see the module's note)."""
-    parts = [f"python {platform.python_version()}", f"unicode {unicodedata.unidata_version}"]
-    for name in LIBRARIES:
-        try:
-            parts.append(f"{name} {metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            parts.append(f"{name} -")
-    return "\n".join(parts)
+    return f"python {platform.python_version()}\nunicode {unicodedata.unidata_version}\n{versions(LIBRARIES)}"
 
 
 def fingerprint(taxonomy: bytes) -> str:

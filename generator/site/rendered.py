@@ -25,10 +25,10 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from generator.core.errors import GeneratorError
+from generator.core.fingerprint import versions
 from generator.site import tree
 from generator.site.compact import compact_html
 from generator.site.config import mkdocs_config
@@ -51,13 +51,7 @@ def generator_version() -> str:
 
 
 def _versions() -> str:
-    out = [sys.version]
-    for name in PACKAGES:
-        try:
-            out.append(f"{name}=={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            out.append(f"{name} missing")
-    return "\n".join(out)
+    return f"{sys.version}\n{versions(PACKAGES)}"
 
 
 def _configs(config: Path) -> list[Path]:
