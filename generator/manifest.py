@@ -23,7 +23,6 @@ import hashlib
 import json
 import logging
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +35,9 @@ log = logging.getLogger(__name__)
 
 NAME = "build.json"
 VERSION = 1
-# What the map's layout and the vectors depend on beyond the generator's own files.
-LIBRARIES = ("numpy", "scipy", "scikit-learn", "openTSNE", "PyYAML", "mkdocs", "mkdocs-material")
+# What the build depends on beyond the generator's fingerprint, which covers its own files,
+# Python and the libraries the derived results are computed with (:func:`generator.core.fingerprint.runtime`).
+LIBRARIES = ("mkdocs", "mkdocs-material")
 
 
 def manifest_path(cache: Path) -> Path:
@@ -75,7 +75,6 @@ def input_key(seed_dirs: list[Path], taxonomy: Path | None, config: Path = Path(
     put("SITE_URL", os.environ.get("SITE_URL", "\0unset"))
     dates, how = seed_dates(seed_paths(seed_dirs))
     put("dates", json.dumps([how, sorted((k, v.isoformat()) for k, v in dates.items())]))
-    put("python", sys.version)
     put("libraries", versions(LIBRARIES))
     return h.hexdigest()
 
