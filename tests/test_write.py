@@ -225,6 +225,20 @@ def test_temporaries_a_killed_build_left_are_removed_and_pages_kept_are_not_stal
     assert (docs / kept).read_text(encoding="utf-8") == FILES[kept]
 
 
+def test_a_temporary_a_killed_build_left_for_a_page_that_changes_now_is_staged_over_not_stale(docs):
+    """Found by the incremental-equals-cold property test: a build killed between staging and
+    renaming left ``.papers.json.tmp``; the next build, whose papers.json changes, staged its
+    new bytes to that name, renamed it, and then failed deleting it as stale."""
+    write_tree(docs, FILES)
+    (docs / ".papers.json.tmp").write_text("half", encoding="utf-8")
+    (docs / "papers" / ".aaaaaaaaaaaa.md.tmp").write_text("half", encoding="utf-8")
+    changed = {**FILES, "papers.json": '{"papers": [1]}\n', "papers/aaaaaaaaaaaa.md": "paper a, edited\n"}
+    written, removed = write_tree(docs, changed)
+    assert written == 2
+    assert tree(docs) == {**HAND_WRITTEN, **{k: v.encode("utf-8") for k, v in changed.items()}}
+    assert not list(docs.rglob(".*.tmp"))
+
+
 def test_a_file_the_last_write_left_with_the_same_bytes_is_not_read(docs):
     """With the states the last write left, a file whose new bytes hash as they did and whose
     size and time are as left is taken as unchanged without being opened. Shown by changing

@@ -223,9 +223,14 @@ def _compare(docs: Path, files: dict[str, str | bytes], keep: Set[str] = frozens
             continue
         if old != data:
             changed.append((path, data, old))
+    # A temporary file a killed build left for a page that changes now is staged over (and
+    # renamed away) by this write: not stale.
+    staged_over = {_temporary(path) for path, _, _ in changed}
     stale: list[tuple[str, bytes]] = []
     for rel in sorted(existing - files.keys() - keep):
         path = os.path.join(base, rel)
+        if path in staged_over:
+            continue
         if os.path.isfile(path):
             with open(path, "rb") as f:
                 stale.append((path, f.read()))
