@@ -385,7 +385,10 @@ _WORD_LISTS = (
     "glued_before_capital", "clause_openers", "opening_clause_words", "passive_contribution_verbs", "clause_verbs",
     "clause_verbs_with_object",
     "example_markers", "contrast_markers", "not_verbs_before_object", "irregular_participles",
-    "nominal_gerunds",
+    "nominal_gerunds", "statement_making_verbs", "statement_study_verbs",
+    "statement_claim_verbs", "statement_aim_verbs", "statement_dropped_words", "statement_clause_ends",
+    "statement_generic_heads", "statement_not_the_work", "statement_result_verbs", "statement_referring_heads",
+    "statement_kind_heads", "statement_incomplete_nouns", "statement_bare_heads",
 )
 # YAML reads a bare on/no/yes as a boolean: such a word must be quoted in the file
 _WORDS = "words (quote on, no, yes)"
