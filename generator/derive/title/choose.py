@@ -424,12 +424,13 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
     name, colon, tail = title.partition(": ")
     if colon:
         if not anothers(name, sentences) or len(content_words(tail)) < 2:
-            return title, sentences, conf
+            named = _named_as_stated(name, tail, sentences)
+            return (named, sentences, None) if named else (title, sentences, conf)
         # another's name the paper studies or uses (:func:`.statement.anothers`: "we analyze
         # skip-gram with negative-sampling (SGNS)"): an editor reads it as the paper's name, and
         # marks it bad (3 of the 4 such on the fit split's graded titles; the other acceptable)
         title, conf = tail[:1].upper() + tail[1:], None
-    stated = statement_title(sentences)
+    stated = statement_title(sentences[:STATED_BY + 2])  # (a statement after those is not read)
     # (only one about what the scored title is about: a statement sharing no word of substance
     # with it named a part of the work, not the work, more often than not, and made 17.8% of the
     # reported-on venues' titles share no word with the real title instead of 11.7%)
@@ -440,6 +441,28 @@ def _chosen(text: str, weights: Sequence[float] | None) -> tuple[str, list[str],
         if 2 * len(said & subject) >= len(subject) or len(said & _key_terms(tuple(sentences))) >= 2:
             return stated.title, sentences, None
     return title, sentences, conf
+
+
+_KIND_OF_WORK = _W["statement_generic_heads"]
+
+
+def _named_as_stated(name: str, tail: str, sentences: list[str]) -> str:
+    """The paper's name with what its statement says it is, when the statement says that
+    outright: it ends on the name ("we propose a fast incremental gradient method SAGA" ->
+    "SAGA: Fast Incremental Gradient Method"), or its head phrase is the name's long form ("we
+    propose Graph Attention Networks (GAT)" -> "GAT: Graph Attention Networks", where the scored
+    title had "GAT: Spectral-Based Graph Neural Networks"); '' otherwise, or when the title says
+    the long form already."""
+    stated = statement_title(sentences[:STATED_BY + 2])
+    if stated is None or stated.confidence < TRUSTED or " " in name or spells(name, tail.split()):
+        return ""  # (a name of several words is its own long form: "Hindsight Experience Replay")
+    words = stated.title.split()
+    if len(words) > 2 and words[-1] == name and words[-2].lower() in _KIND_OF_WORK:
+        return f"{name}: {' '.join(words[:-1])}"  # not "CatBoost: Key Algorithmic Techniques Behind"
+    head = words[:next((k for k, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))]
+    if name not in words and len(head) >= 2 and spells(name, head):
+        return f"{name}: {stated.title}"
+    return ""
 
 
 # A statement of the work gives the title when it is in one of the abstract's first two sentences,

@@ -211,7 +211,8 @@ def _clean(words: list[str]) -> list[str]:
     ("a novel", "new"; not later: "novel object instances" are unseen ones), and with "this",
     "its" said plainly ("this problem" -> "the problem")."""
     while words and (words[0].lower() in ARTICLES or words[0].lower() in DROPPED):
-        words = words[2:] if len(words) > 2 and words[1].lower() == "and" and words[0].lower() in DROPPED else words[1:]
+        words = words[2:] if len(words) > 2 and words[1].lower() in ("and", "yet", "but") and words[0].lower() in DROPPED \
+            else words[1:]  # "a simple yet effective method": "Effective Method"
     out = []
     for k, w in enumerate(words):
         low = w.lower()
