@@ -104,12 +104,27 @@ def sentences(abstract: str) -> list[str]:
 
 
 def joined(title: str, abstract: str) -> bool:
-    """Are the title's words after its name not all words of one sentence of the abstract?"""
+    """Are the title's words after its name not all words of one sentence of the abstract? (A
+    gerund counts as the sentence's verb: "Replacing the Classification Loss" of "we propose to
+    replace the classification loss", "Combining X" of "an approach that combines X".)"""
     name, colon, tail = title.partition(": ")
     words = {_fold(w) for w in _words(tail if colon else title) if w not in _JOINERS and len(w) > 1}
     if not words:
         return False
-    return not any(words <= {_fold(w) for w in _words(s)} for s in sentences(abstract))
+    for s in sentences(abstract):
+        said = {_fold(w) for w in _words(s)}
+        if all(w in said or (w.endswith("ing") and _verb_of(w, said)) for w in words):
+            return False
+    return True
+
+
+def _verb_of(gerund: str, said: set[str]) -> bool:
+    """Does the sentence hold the verb of ``gerund`` ("learn", "learns" for "learning"; "control"
+    for "controlling"; "combine" for "combining")?"""
+    stem = gerund[:-3]
+    stems = {stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem}
+    return len(stem) >= 3 and any(w in said or w + "s" in said or w + "es" in said or w + "d" in said
+                                  or w + "ed" in said for w in stems)
 
 
 def check(title: str, abstract: str) -> dict[str, bool]:

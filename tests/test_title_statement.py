@@ -199,3 +199,11 @@ def test_another_s_name_does_not_lead_the_title() -> None:
             "method introduced by Mikolov et al., and show that it implicitly factorizes a word-context matrix. "
             "SGNS is widely used.")
     assert not derive_title(text).startswith("SGNS:")
+
+
+def test_the_joined_check_counts_a_gerund_as_its_sentences_verb() -> None:
+    from benchmarks.title_checks import joined
+    abstract = "Losses matter. Here, we propose to replace the classification loss with invariance. Results follow."
+    assert not joined("Replacing the Classification Loss with Invariance", abstract)
+    assert joined("Replacing the Results", abstract)  # words of two sentences
+    assert joined("Matter of Invariance", abstract)
