@@ -207,3 +207,8 @@ def test_the_joined_check_counts_a_gerund_as_its_sentences_verb() -> None:
     assert not joined("Replacing the Classification Loss with Invariance", abstract)
     assert joined("Replacing the Results", abstract)  # words of two sentences
     assert joined("Matter of Invariance", abstract)
+
+
+def test_a_name_joined_by_an_en_dash_keeps_it() -> None:
+    text = "Entropy is hard to estimate. We study the Kozachenko–Leonenko fixed k-nearest neighbor estimator."
+    assert "Kozachenko–Leonenko" in stated(text)

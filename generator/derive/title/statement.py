@@ -64,7 +64,7 @@ _ADVERBS = r"(?:(?:[a-z]+ly|also|further|then|here|first|now|thus|therefore|inst
 _VERBS = sorted(MAKES | STUDIES | SHOWS | AIMS | FINDS, key=len, reverse=True)
 _STATEMENT = re.compile(rf"(?<![\w-]){_OWN}\s+{_ADVERBS}({_alternation(_VERBS)})(?:s|es|d|ed)?(?![\w-])"
                         rf"|(?<![\w-])[Oo]ur\s+(?:main\s+|primary\s+)?(goal|aim|objective|purpose)\s+(?:here\s+|in\s+this\s+\w+\s+)?is(?=\s+to\s)")
-_TOKEN = re.compile(r"[\w@+.'’/&*^~-]*[\w+*']|[,;:()\[\]\"“”]")
+_TOKEN = re.compile(r"[\w@+.'’/&*^~–-]*[\w+*']|[,;:()\[\]\"“”]")
 
 # At most this many words in a title, and a title says at least this many words of substance.
 MOST_WORDS = 14
@@ -226,7 +226,7 @@ def _clean(words: list[str]) -> list[str]:
     return out
 
 
-_WORDLIKE = re.compile(r"^(?:[A-Za-z][\w@+.'’/&*^~-]*|\d[\w.+-]*[A-Za-z][\w.+-]*|\d+(?:\.\d+)?[%x]?)$")
+_WORDLIKE = re.compile(r"^(?:[A-Za-z][\w@+.'’/&*^~–-]*|\d[\w.+-]*[A-Za-z][\w.+-]*|\d+(?:\.\d+)?[%x]?)$")
 
 
 def _head(words: Sequence[str]) -> str:
