@@ -24,7 +24,6 @@ from generator.derive.title.phrases import _gerund, can_end
 from generator.derive.title.words import (
     _W,
     _STOP,
-    ANAPHORA,
     ARTICLES,
     FILLER,
     GENERIC,
@@ -363,7 +362,7 @@ def _read(sentence: str, index: int) -> Statement | None:
             return None
         words = [rest[0].capitalize(), *words[1:]]
     else:
-        if kind not in ("does", "shows"):
+        if kind != "does":
             if not rest or rest[0].lower() in NOT_WORK or rest[0].lower() in PREPOSITIONS or \
                     (rest[0].lower() == "the" and _referring(_clean(rest))):
                 return None  # "we present results", "we study the problem": what, it says elsewhere
@@ -373,10 +372,6 @@ def _read(sentence: str, index: int) -> Statement | None:
         relative = head_at > 0 and start[head_at - 1].lower() in HEADS
         words, whole = _phrase(start, relative)
         words = _clean(words)
-    if kind == "shows":
-        low = [w.lower() for w in words]
-        if not whole or len(words) > MOST_WORDS or ANAPHORA.intersection(low) or not ends_a_phrase(words):
-            return None
     if any(not _WORDLIKE.match(w) or (len(w) == 1 and w.lower() != "a") for w in words):
         return None  # mathematics read as words ("2 Fi _i 1n", "a matrix B")
     words = _headless(_without_kind_of(_named_in(words)))
