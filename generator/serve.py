@@ -185,8 +185,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                     return self._page(200, f.read())
             except OSError:
                 pass
-        if not os.path.exists(path) and (self.site / "404.html").is_file():
-            return self._page(404, (self.site / "404.html").read_bytes())
+        if not os.path.exists(path):
+            try:  # the site step may swap the folder in between: then the plain 404
+                return self._page(404, (self.site / "404.html").read_bytes())
+            except OSError:
+                pass
         return super().send_head()
 
 

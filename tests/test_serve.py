@@ -182,7 +182,12 @@ def test_ctrl_c_in_the_middle_of_a_build_stops_it_and_leaves_the_port_free(proje
     proc, log = start(project, port)
     try:
         wait_for(lambda: bool(descendants(proc.pid)), 60, "a build started", proc, log)
-        assert get(port, "/")[0] in (200, 503)  # served while building: the placeholder page
+        # served while building: the placeholder page (a loaded machine may be slow to answer,
+        # so a refused or timed-out request is asked again; an answer must be one of these)
+        answers = []
+        wait_for(lambda: answers.append(get(port, "/", timeout=30)[0]) or answers[-1] != 0, 90,
+                 "an answer while building", proc, log)
+        assert answers[-1] in (200, 503), answers
         stop(proc, signal.SIGINT, port)
     finally:
         if proc.poll() is None:
