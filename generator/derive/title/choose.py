@@ -230,11 +230,10 @@ class Scorer:
     def __call__(self, c: Candidate) -> float:
         words = content_words(c.text) or content_words(c.name)
         cache = self.words
-        total = 0.0
         for w in words:
             if w not in cache:
                 cache[w] = sum(a * b for a, b in zip(_word_values(w, self.ctx), self.word_weights))
-            total += cache[w]
+        total = math.fsum(cache[w] for w in words)  # exact: the same words score the same in any order
         length = min(len(words), 12) / 10
         last = c.text.rstrip("?").split()[-1] if c.text.split() else ""
         return (self.kind[c.kind] + self.prior / (1 + c.rank) + self.length * length + self.length2 * length * length

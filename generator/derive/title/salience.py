@@ -182,4 +182,6 @@ class WordModel:
         """The expected ROUGE-1 F of a title of these content words (repeats count once)."""
         if not words:
             return 0.0
-        return 2 * sum(probabilities.get(w, 0.0) for w in set(words)) / (len(words) + self.title_words)
+        # summed in a fixed order: a set's order moves with the hash seed, and so would the last
+        # bit of the sum, which decides between two titles of the same words ("X for Y", "Y for X")
+        return 2 * math.fsum(probabilities.get(w, 0.0) for w in set(words)) / (len(words) + self.title_words)
