@@ -1224,3 +1224,16 @@ def test_no_title_ends_on_a_clause_comma(monkeypatch: pytest.MonkeyPatch) -> Non
         monkeypatch.setattr(choose, "_chosen_untidied", lambda text, weights, cut=cut: (cut, [], 0.6))
         assert choose.derived("Any abstract.") == (title, 0.6)
         assert choose.best("Any abstract.") == title
+
+
+def test_a_participle_after_to_stays_a_participle() -> None:
+    # "an approach to automated model design": "to" is a preposition there, and "automated" no
+    # verb to turn into "Automateding" (a title seen on a real abstract)
+    from generator.derive.title.phrases import _gerund
+
+    assert [_gerund(v) for v in ("automated", "learned", "learn", "need", "embed", "optimize", "stop")] == \
+        ["automated", "learned", "learning", "needing", "embedding", "optimizing", "stopping"]
+    text = ("Neural architecture search is costly. We propose Quick Architecture Search, a faster and less "
+            "expensive approach to automated model design than previous methods.")
+    titles = [c.composed() for c in candidates(text)] + [derive_title(text)]
+    assert not any("Automateding" in t for t in titles), titles

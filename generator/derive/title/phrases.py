@@ -192,10 +192,14 @@ def is_generic(words: list[str]) -> bool:
     return words[-1].lower() in GENERIC and len(words) <= 2
 
 
+# Verbs whose own form ends in -ed (those in -eed aside: need, proceed).
+_ED_VERBS = frozenset({"embed", "shed", "wed", "bed", "shred", "imbed"})
+
+
 def _gerund(verb: str) -> str:
     v = verb.lower()
-    if v.endswith("ing"):
-        return v
+    if v.endswith("ing") or (v.endswith("ed") and not v.endswith("eed") and v not in _ED_VERBS):
+        return v  # a participle stays one: "an approach to automated design", not "Automateding"
     if v.endswith("ie"):
         return v[:-2] + "ying"
     if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:

@@ -250,7 +250,7 @@ AVAILABILITY = re.compile(rf"\b(?:{_alternation(_W['availability_words'])})\b")
 # Verbs stressed on a last syllable that ends consonant-vowel-consonant double it (not "offer").
 DOUBLING = frozenset(
     "control patrol compel propel expel transfer refer prefer infer confer defer submit admit commit "
-    "omit permit emit transmit equip begin occur recur incur concur".split()
+    "omit permit emit transmit equip begin occur recur incur concur embed imbed".split()
 )
 
 
