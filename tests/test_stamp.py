@@ -295,4 +295,4 @@ def test_an_interrupted_site_step_leaves_the_last_site_whole_and_the_next_one_bu
     assert run.returncode == 0, run.stderr
     assert _files(root / "site") == after
     assert _leftovers(root) == []
-    assert not [p.name for p in (root / ".cache" / "site").iterdir() if p.name not in ("rendered", "site.json")]
+    assert not [p.name for p in (root / ".cache" / "site").iterdir() if p.name not in ("rendered", "site.json", "docs")]

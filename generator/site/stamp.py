@@ -282,13 +282,17 @@ def stamp_chunk(rels: Sequence[str], frames: dict[FrameKey, Frame], docs: Path, 
     return out
 
 
-def frame_config(config: Path) -> str:
+def frame_config(config: Path, docs_dir: Path | None = None) -> str:
     """The MkDocs config for the frame build: the project's own, with the stamped pages
-    excluded and the frames taken in (later gitignore lines win)."""
+    excluded and the frames taken in (later gitignore lines win); ``docs_dir``: read the
+    pages from there instead (the site step's folder of only what MkDocs renders or copies)."""
     excluded = mkdocs_config(config).get("exclude_docs") or ""
     lines = [excluded.rstrip("\n")]
     for folder in STAMPED:
         lines += [f"/{folder}/**/*.md", f"!/{folder}/index.md"]  # the .md only: topics keep their feed.xml
     lines.append("!_*.md")  # the frames
     lines += [f"/{folder}/" for folder in PLACED]
-    return yaml.safe_dump({"INHERIT": config.name, "exclude_docs": "\n".join(x for x in lines if x) + "\n"})
+    out = {"INHERIT": config.name, "exclude_docs": "\n".join(x for x in lines if x) + "\n"}
+    if docs_dir is not None:
+        out["docs_dir"] = os.fspath(docs_dir)
+    return yaml.safe_dump(out)
