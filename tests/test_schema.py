@@ -143,3 +143,23 @@ def test_taxonomy_text_is_checked_for_hidden_characters_too(tmp_path):
         f"{tmp_path}/t.yml:4: topic 'Music': 'description' contains U+2067 (RIGHT-TO-LEFT ISOLATE) at column 6: "
         "remove it (control and bidi characters are invisible or reorder the text)"
     )
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), True, "0.5", None, 10 ** 400, 1e308])
+def test_a_number_map_names_the_one_entry_that_is_no_finite_number(bad):
+    # the weights of a fitted table are checked at C speed when all are numbers; one that is not
+    # (or does not end: NaN, infinity) is still named, among many good ones
+    shape = Record({"weights": Field(dict, required=True, name="mapping from feature name to number", values=float)})
+    weights = {f"w{k}": k / 7 for k in range(5000)} | {"broken": bad}
+    if bad == 1e308:  # a finite number, in a table whose sum does not end: still fine
+        weights |= {"big": 1e308, "bigger": 1e308}
+    from generator.core.yamlfile import YamlFile
+
+    problems = check(YamlFile("t.json", {"weights": weights}, {(): 1}), shape, GeneratorError).errors
+    if bad == 1e308:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and "not 'broken' to" in str(problems[0]), problems
+    fine = check(YamlFile("t.json", {"weights": {f"w{k}": k / 7 for k in range(5000)} | {"n": 3}}, {(): 1}), shape,
+                 GeneratorError).errors
+    assert fine == []

@@ -170,3 +170,31 @@ def test_a_long_flat_file_keeps_every_line():
     doc = parse_yaml(text, "c.yml")
     assert doc.line("p2999", "title") == 3_000
     assert list(doc.data)[:3] == ["p0", "p1", "p2"]
+
+
+def test_every_shipped_data_file_reads_the_same_fast_and_carefully():
+    # load_yaml reads the generator's own YAML files with libyaml (no line table, no check for
+    # duplicate keys, aliases or depth): each must give the careful reader's data, with no problem
+    from generator.core import yamlfile
+
+    package = Path(yamlfile.__file__).resolve().parents[1]
+    files = sorted(package.rglob("*.yml"))
+    assert len(files) >= 6, files
+    for path in files:
+        assert yamlfile.shipped(path)
+        fast = load_yaml(path)
+        careful = parse_yaml(path.read_text(encoding="utf-8"), str(path))
+        assert fast.text is not None and fast.data == careful.data, path
+        assert fast.line() == careful.line()
+
+
+def test_a_shipped_file_still_says_the_line_of_a_problem(tmp_path):
+    # lines are found when first asked; a file outside the package is read carefully at once
+    from generator.core import yamlfile
+
+    outside = tmp_path / "taxonomy.yml"
+    outside.write_text("topics:\n  - slug: a\n    name: A\n  - slug: b\n", encoding="utf-8")
+    assert not yamlfile.shipped(outside)
+    assert load_yaml(outside).text is None
+    fast = yamlfile.YamlFile("x.yml", None, text=outside.read_text(encoding="utf-8"))
+    assert fast.line("topics", 1, "slug") == 4 and fast.line("topics", 0, "name") == 3

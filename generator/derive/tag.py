@@ -136,7 +136,7 @@ def _read_topic(index: int, entry: dict, problem: Report) -> Topic | None:
 
 
 def _check_unique(entries: list[object], problem: Report) -> None:
-    first_line: dict[tuple[str, str], int] = {}
+    first_at: dict[tuple[str, str], int] = {}  # the index of the topic that used it first
     catch_all = None
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
@@ -145,10 +145,10 @@ def _check_unique(entries: list[object], problem: Report) -> None:
             value = entry.get(key)
             if not isinstance(value, str):
                 continue
-            line = problem.doc.line("topics", index, key)
-            first = first_line.setdefault((key, value.strip().casefold()), line)
-            if first != line:
-                problem(f"topic {entry.get('name')!r}: duplicate {key} {value!r} (first used on line {first})", "topics", index, key)
+            first = first_at.setdefault((key, value.strip().casefold()), index)
+            if first != index:  # (lines are looked up only for a problem: a shipped file finds them then)
+                problem(f"topic {entry.get('name')!r}: duplicate {key} {value!r} "
+                        f"(first used on line {problem.doc.line('topics', first, key)})", "topics", index, key)
         if entry.get("catch_all") is True:
             if catch_all is None:
                 catch_all = entry.get("name")
