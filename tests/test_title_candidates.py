@@ -1237,3 +1237,17 @@ def test_a_participle_after_to_stays_a_participle() -> None:
             "expensive approach to automated model design than previous methods.")
     titles = [c.composed() for c in candidates(text)] + [derive_title(text)]
     assert not any("Automateding" in t for t in titles), titles
+
+
+def test_a_word_in_s_before_the_verb_is_the_subjects_head_not_a_verb() -> None:
+    # "Synthesizing realistic profile faces is promising": "faces" is no verb here (one follows
+    # it), so the subject is not cut to "Synthesizing Realistic Profile" (a title seen on a real
+    # abstract); a real verb still ends it
+    from generator.derive.title.phrases import _phrase
+
+    said = tokens("Synthesizing realistic profile faces is promising for training deep models.")
+    assert _phrase(said, 0, limit=9, subject=True)[-1] == "faces"
+    said = tokens("The multi-armed bandit problem constitutes an archetypal setting for learning.")
+    assert _phrase(said, 1, limit=9, subject=True) == ["multi-armed", "bandit", "problem"]
+    said = tokens("Deep generative model faces challenges when data are scarce.")
+    assert "challenges" not in _phrase(said, 0, limit=9, subject=True)

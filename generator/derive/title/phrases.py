@@ -93,6 +93,15 @@ def _manner_end(tokens: list[str], i: int) -> int:
     return 0
 
 
+# A verb that follows the subject's head: a word in -s before one is that head, not the verb
+# ("synthesizing realistic profile faces | is promising": not "Realistic Profile").
+_AUXILIARIES = frozenset("is are was were has have had can could may might will would should must does".split())
+
+
+def _auxiliary_next(tokens: list[str], i: int) -> bool:
+    return i < len(tokens) and tokens[i].lower() in _AUXILIARIES
+
+
 def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, subject: bool = False) -> list[str]:
     """The noun phrase starting at ``start``: up to a clause boundary, brackets dropped."""
     out: list[str] = []
@@ -134,11 +143,14 @@ def _phrase(tokens: list[str], start: int, limit: int = 16, wh: bool = False, su
                 out += [tok, tokens[i + 1]]  # "learning to generate 3D surfaces"
                 i += 2
                 continue
-            if low in CLAUSE or low in BACKGROUND_VERBS:
+            if low in CLAUSE or (low in BACKGROUND_VERBS and not _auxiliary_next(tokens, i + 1)):
                 break
-            if tok.islower() and _THIRD_PERSON_S.match(low) and (low in _CANNOT_END or _verb_before_its_object(out[-1], tok, tokens, i + 1)):
+            if tok.islower() and _THIRD_PERSON_S.match(low) and not _auxiliary_next(tokens, i + 1) \
+                    and (low in _CANNOT_END or _verb_before_its_object(out[-1], tok, tokens, i + 1)):
                 break  # "the multi-armed bandit problem | constitutes an archetypal setting": its verb ends it
-            if verb_in_place(tokens, i) or (subject and tok.islower() and _verb_after_singular(out[-1], low)
+            if _auxiliary_next(tokens, i + 1):
+                pass  # the subject's head, before its verb: "realistic profile faces | is promising"
+            elif verb_in_place(tokens, i) or (subject and tok.islower() and _verb_after_singular(out[-1], low)
                                             and not low.endswith(("is", "us", "ss", "ics"))
                                             and _modifier_follows(tokens, i + 1)):
                 break  # "... loss and | connect it to ...", "Semantic scene completion | predicts volumetric ..."
