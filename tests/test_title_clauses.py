@@ -58,6 +58,9 @@ def test_a_title_holding_its_sentences_verb_keeps_the_phrase_before_it() -> None
     assert mended("MIPS: Maximum Inner Product Search to Solve", search) == "MIPS: Maximum Inner Product Search"
     assert mended("Both Upper and Lower Bounds on Sorting Networks", search) == "Upper and Lower Bounds on Sorting Networks"
     assert mended("Stochastic Case for Robustness with Respect", search) == "Stochastic Case for Robustness"
+    # "patterns in response to different stimuli", cut before its "to" (a title seen on a real abstract)
+    assert mended("Similarity Matrix of Neural Activity Patterns in Response", search) == \
+        "Similarity Matrix of Neural Activity Patterns"
     assert mended("Many Parcel Routing Methods Exist", search) == "Parcel Routing Methods"
     # a clause the title holds whole may end on its verb
     feats = ["We study how to estimate dense codes when several feature types exist within a dataset"]
