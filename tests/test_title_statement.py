@@ -176,6 +176,8 @@ from generator.derive.title.statement import anothers, presents  # noqa: E402
     ("Our Net-Trim algorithm prunes a trained network layer-wise.", "Net-Trim"),
     ("The main contribution of the paper is SPORE, a spectral regularized orthonormal embedding.", "SPORE"),
     ("We apply those layers in SchNetX: a novel deep learning architecture.", "SchNetX"),
+    # a variant the paper makes and names is its own
+    ("We propose a variant of the LSTM architecture, which we call Variational Bi-LSTM.", "Variational Bi-LSTM"),
 ])
 def test_a_name_the_paper_gives_its_work_is_presented(sentence: str, name: str) -> None:
     sentences = ["Much work exists on this", sentence.rstrip(".")]
@@ -187,6 +189,11 @@ def test_a_name_the_paper_gives_its_work_is_presented(sentence: str, name: str) 
     ("We analyze skip-gram with negative-sampling (SGNS), a word embedding method introduced by Mikolov et al.", "SGNS"),
     ("We apply the popular NUTS sampler to deep probabilistic programs.", "NUTS"),
     ("In this work we study the Dual Policy Iteration (DPI) strategy in an alternating framework.", "DPI"),
+    # explored, varied, generalised, or the advance the paper starts from
+    ("We explore how physics-informed neural networks (PINNs) can support power systems.", "PINNs"),
+    ("We derive a lifted variant of the weighted mini-bucket (WMB) elimination algorithm.", "WMB"),
+    ("As part of it we give a generalization of the Max-Path search algorithm.", "Max-Path"),
+    ("Inference has seen recent advances using stochastic variational inference (SVI) on large data.", "SVI"),
 ])
 def test_a_name_the_paper_only_studies_or_uses_is_anothers(sentence: str, name: str) -> None:
     sentences = ["Much work exists on this", sentence.rstrip(".")]

@@ -478,11 +478,21 @@ _OTHERS_AFTER = re.compile(r"^\)?,?\s*(?:\(?\s*[A-Z][\w-]+\s+et\s+al|(?:\w+\s+){
 _OTHERS_BEFORE = re.compile(
     r"(?:\b(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:study|studies|analy[sz]e|analy[sz]es|consider|considers|investigate|"
     r"investigates|apply|applies|use|uses|employ|employs|extend|extends|revisit|revisits|examine|examines|adapt|adapts|"
-    r"leverage|leverages|improve|improves|generali[sz]e|generali[sz]es|accelerate|accelerates|address|addresses)"
+    r"leverage|leverages|improve|improves|generali[sz]e|generali[sz]es|accelerate|accelerates|address|addresses|"
+    r"explore|explores)"
     r"\s+(?:[\w-]+\s+){0,6}?"
+    r"|\b(?:advances|progress|success)\s+(?:in\s+|of\s+|with\s+)?using\s+(?:[\w-]+\s+){0,5}?"
     r"|\b(?:popular|standard|classical|classic|well-known|existing|widely[\s-]used|commonly[\s-]used|recently[\s-]proposed|"
     r"state-of-the-art|traditional|conventional|so-called|known\s+as|original|vanilla|seminal)\s+(?:[\w-]+\s+){0,3}?)"
     r"\(?[\"“'‘]?$", re.I)
+
+
+# What the paper varies or generalises is another's ("a lifted variant of the weighted mini-bucket
+# (WMB) algorithm"), unless the sentence goes on to name the variant ("which we call Variational
+# Bi-LSTM": then the name is part of the paper's own).
+_VARIED_BEFORE = re.compile(r"\b(?:variants?|extensions?|generali[sz]ations?)\s+of\s+(?:the\s+|an?\s+)?"
+                            r"(?:[\w-]+\s+){0,5}?\(?[\"“'‘]?$", re.I)
+_NAMED_AFTER = re.compile(r"\b(?:we\s+call|called|named|dubbed|termed)\b", re.I)
 
 
 def anothers(name: str, sentences: Sequence[str]) -> bool:
@@ -497,7 +507,8 @@ def anothers(name: str, sentences: Sequence[str]) -> bool:
     pattern = re.compile(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])")
     for sentence in sentences:
         for m in pattern.finditer(sentence):
-            if _OTHERS_BEFORE.search(sentence[max(0, m.start() - 90):m.start()]) \
-                    or _OTHERS_AFTER.search(sentence[m.end():m.end() + 60]):
+            before = sentence[max(0, m.start() - 90):m.start()]
+            if _OTHERS_BEFORE.search(before) or _OTHERS_AFTER.search(sentence[m.end():m.end() + 60]) \
+                    or (_VARIED_BEFORE.search(before) and not _NAMED_AFTER.search(sentence[m.end():])):
                 return True
     return False
