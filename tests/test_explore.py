@@ -71,8 +71,12 @@ def test_an_unreadable_previous_map_is_no_previous_map():
 
 def test_map_page_lists_topics_with_papers_and_links_to_the_map_filtered_to_each():
     files = render_explore(digest(), COORDS)
-    body, meta = get_data(files["map.md"])
-    assert meta["title"] == "Map" and meta["search"] == {"exclude": True}
+    markdown, meta = get_data(files["map.md"])
+    # the page's HTML is its front matter's body (listing.html prints it): the site step fills
+    # it into the page's own frame (generator.site.stamp.SELF_FRAMED)
+    assert meta["title"] == "Map" and meta["search"] == {"exclude": True} and meta["template"] == "listing.html"
+    assert markdown.strip() == ""
+    body = meta["body"]
     assert '<div id="digest-map"' in body
     # each topic with its colour on the map (hues a golden angle apart in taxonomy order, as map.js has them)
     assert ('<tr><td><span class="digest-swatch" style="--h:0"></span><a href="../topics/generative-models/">Generative '

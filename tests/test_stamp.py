@@ -88,6 +88,36 @@ def test_a_rebuild_over_the_last_site_is_the_site_mkdocs_renders(mission_site, t
     _compare(_files(root / "site"), _reference(root, tmp_path / "reference"))
 
 
+def test_a_new_paper_reaches_the_home_and_index_pages_without_mkdocs(mission_site, tmp_path):
+    """The pages of the navigation that count or list the papers (home, topics, venues, all
+    papers, map, trends) are their own frames (generator.site.stamp.SELF_FRAMED): a new paper
+    changes them, not what MkDocs renders, so MkDocs does not run; and the site is still the
+    plain build's, byte for byte."""
+    root = tmp_path / "p"
+    shutil.copytree(mission_site.root, root, symlinks=True)
+    assert run_generator("site", cwd=root).returncode == 0  # the copy's cache is not trusted: rebuilt
+    home_before = (root / "site" / "index.html").read_bytes()  # its table counts the papers
+    seeds = tmp_path / "seeds"
+    shutil.copytree(REPO / "seeds", seeds)
+    first = sorted(seeds.glob("*.txt"))[0]
+    added = ("Quokkas foraging on Rottnest Island motivate a sparse attention scheme that routes each query to a "
+             "handful of learned prototypes, cutting the memory of long-context transformers by a factor of eight.")
+    first.write_text(first.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + added + "\n", encoding="utf-8")
+    gen = run_generator("build", "--seeds", str(seeds), "--docs", str(root / "docs"), "--no-cache", cwd=root)
+    assert gen.returncode == 0, gen.stderr
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0 and "MkDocs not run" in run.stderr, run.stderr
+    site = _files(root / "site")
+    assert site["index.html"] != home_before
+    for page in ("index.html", "list/index.html", "topics/index.html", "venues/index.html", "map/index.html",
+                 "trends/index.html"):
+        assert b"@@digest-slot" not in site[page], page
+    new = {n.split("/")[1] for n in site if n.startswith("papers/")} - {p.name for p in (mission_site.site / "papers").iterdir()}
+    assert len(new) == 1
+    assert f'papers/{new.pop()}/"'.encode() in site["list/index.html"]  # listed among all papers
+    _compare(site, _reference(root, tmp_path / "reference"))
+
+
 @pytest.fixture(scope="module")
 def merged_site(tmp_path_factory):
     """Two submissions of one abstract (the later one's id is the paper's smaller one, so the
@@ -295,4 +325,4 @@ def test_an_interrupted_site_step_leaves_the_last_site_whole_and_the_next_one_bu
     assert run.returncode == 0, run.stderr
     assert _files(root / "site") == after
     assert _leftovers(root) == []
-    assert not [p.name for p in (root / ".cache" / "site").iterdir() if p.name not in ("rendered", "site.json", "docs")]
+    assert not [p.name for p in (root / ".cache" / "site").iterdir() if p.name not in ("rendered", "site.json", "docs", "frames")]

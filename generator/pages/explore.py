@@ -155,9 +155,14 @@ def _map_problem(data: object) -> str | None:
 
 
 def _page(meta: dict, *html: str) -> str:
-    """A page as :mod:`generator.pages.render` writes them: front matter, then one HTML block."""
+    """A hand-made page: front matter, then one HTML block."""
 
     return front_matter(meta) + "\n" + html_block(*html)
+
+
+def _body_page(meta: dict, *html: str) -> str:
+    """A page whose HTML is the front matter's ``body``, as :func:`generator.pages.render.html_page` writes them."""
+    return front_matter({**meta, "body": "\n".join(html)}) + "\n"
 
 
 def topic_hue(index: int) -> int:
@@ -202,8 +207,10 @@ def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], pla
             f"{_swatch(i)}{esc(t.name)} <small>{n}</small></button></li>" if t else
             f'<li><span class="digest-legend-key">{_swatch(-1)}No topic <small>{n}</small></span></li>'
             for i, t, n in colours]
-    return _page(
-        {"title": "Map", "hide": ["navigation", "toc"], "map": "page", **NOT_INDEXED},
+    # the HTML in the front matter, printed by listing.html: the site step fills it into the
+    # page's own frame (generator.site.stamp.SELF_FRAMED) instead of having MkDocs render it
+    return _body_page(
+        {"title": "Map", "hide": ["navigation", "toc"], "map": "page", "template": "listing.html", **NOT_INDEXED},
         "<h1>Map of the digest</h1>",
         f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "
         "and coloured by its first topic (the legend names the colours; choose one to show its papers alone). "

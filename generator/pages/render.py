@@ -28,7 +28,7 @@ from generator.core.parallel import Later
 from generator.derive.cache import text_key
 from generator.pages.explore import home_sections, map_link
 from generator.pages.feeds import paper_date, topic_feed_path
-from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
+from generator.pages.frontmatter import NOT_INDEXED, front_matter
 from generator.seeds.venues import venue_slug
 from generator.site.config import Repository
 from generator.site.stamp import FRAMES, slot
@@ -404,7 +404,7 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence
 def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str:
     """The topics as a tree: the broadest ones by their number of papers, each followed by the
     topics inside it (marked ``↳``, one more per level), which count towards it too."""
-    head = front_matter({"title": "Topics", **NOT_INDEXED})
+    meta = {"title": "Topics", **LISTING_FRAME}
     rows = []
     slugs = {t.slug for t in digest.topics}
     shown: set[str] = set()  # the taxonomy's loader refuses cycles; a Digest made by hand might not
@@ -424,7 +424,7 @@ def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str
 
     for t in order(t for t in digest.topics if t.parent not in slugs):
         add(t, 0)
-    return head + "\n" + html_block("<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
+    return html_page(meta, "<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
 
 
 def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
@@ -436,12 +436,12 @@ def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Pap
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
-    head = front_matter({"title": "Venues", **NOT_INDEXED})
+    meta = {"title": "Venues", **LISTING_FRAME}
     rows = [
         (f'<a href="{venue_slug(venue, year)}/">{esc(f"{venue} {year}")}</a>', str(len(papers)))
         for (venue, year), papers in sorted(by_venue.items(), key=lambda kv: (-kv[0][1], kv[0][0].casefold()))
     ]
-    return head + "\n" + html_block("<h1>Venues</h1>", *_table(("Venue", "Papers"), rows, numeric=(1,)))
+    return html_page(meta, "<h1>Venues</h1>", *_table(("Venue", "Papers"), rows, numeric=(1,)))
 
 
 def _list_entry(p: Paper, up: str) -> str:
@@ -469,7 +469,7 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
     venues = {(p.venue, p.year) for p in papers}
     merged = sum(p.merged for p in papers)
     # `map: preview`: main.html loads assets/map.js once the map preview scrolls near.
-    head = front_matter({"title": "Home", "map": "preview", **NOT_INDEXED})
+    meta = {"title": "Home", "map": "preview", **LISTING_FRAME}
     lines = [
         "<h1>ML Paper Digest</h1>",
         "<p>A curated digest of machine-learning papers, built from the abstracts contributors submit as plain-text "
@@ -502,7 +502,7 @@ def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: in
         "<p>Add a seed file of abstracts by pull request: a check lists what the digest will make of each abstract. "
         'See <a href="contribute/">how to contribute</a>.</p>',
     ]
-    return head + "\n" + html_block(*lines)
+    return html_page(meta, *lines)
 
 
 def paper_json(p: Paper) -> dict:

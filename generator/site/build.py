@@ -37,7 +37,8 @@ from generator.core.warm import Warm
 from generator.site import tree
 from generator.site.config import mkdocs_config
 from generator.site.rendered import generator_version, rendered
-from generator.site.stamp import FRAMES, PLACED, frame_config, frames_key, is_stamped, output_of, read_frames, stamp_chunk, url_of
+from generator.site.stamp import (FRAMES, PLACED, SELF_FRAMED, frame_config, frames_key, is_stamped, output_of, read_frames,
+                                  self_frame, stamp_chunk, url_of)
 
 log = logging.getLogger("generator")
 
@@ -88,14 +89,39 @@ def _read_docs(docs: Path) -> _Docs:
     return _Docs(stamped, placed, pages, static, sorted([*pages, *static]))
 
 
-def _shadow(folder: Path, src: _Docs) -> Path:
+def _self_frames(folder: Path, pages: dict[str, Path]) -> dict[str, Path]:
+    """The pages of :data:`SELF_FRAMED` that are their own frames, each with its frame's file in
+    ``folder`` (rewritten only when it changes: a new paper changes the page, not its frame)."""
+    out = {}
+    for rel in SELF_FRAMED:
+        if rel not in pages:
+            continue
+        frame = self_frame(pages[rel].read_text(encoding="utf-8"), rel)
+        if frame is None:
+            continue
+        path = folder / rel
+        data = frame.encode("utf-8")
+        try:
+            same = path.read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        out[rel] = path
+    return out
+
+
+def _shadow(folder: Path, pages: dict[str, Path], src: _Docs) -> Path:
     """``folder`` holding, as hard links, only the files of docs/ MkDocs renders or copies:
     MkDocs reads its pages from there. Given docs/ itself, it made an object of each of the
     20,000 paper pages and 22,000 search files it then leaves out (about 1 s a build at
     20,000 papers), and a new paper's page, which it does not render, changed its inputs.
     (No page MkDocs renders links to a stamped page by its .md name: hand-written pages link
     to generated ones by address, as the generator's own pages do.)"""
-    wanted = {rel: (str(path), path.stat().st_ino) for rel, path in src.pages.items()}
+    wanted = {rel: (str(path), path.stat().st_ino) for rel, path in pages.items()}
     wanted |= {rel: (entry.path, _inode(entry)) for rel, entry in src.static.items()}
     folder.mkdir(parents=True, exist_ok=True)
     tree.sync(folder, wanted)
@@ -161,11 +187,14 @@ def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> S
         src = _read_docs(docs)
         frames_out = {url_of(rel) for rel in FRAMES}
         lap("read")
-        shadow = _shadow(cache / "docs", src)
-        made = rendered(config, frame_config(config, shadow), cache, shadow, src.names, src.pages, sorted(src.static),
-                        frames_out, version)
+        selves = _self_frames(cache / "frames", src.pages)
+        pages = {**src.pages, **selves}  # MkDocs renders those pages' frames
+        filled = {**src.stamped, **{rel: src.pages[rel] for rel in selves}}  # the pages filled into frames
+        shadow = _shadow(cache / "docs", pages, src)
+        made = rendered(config, frame_config(config, shadow), cache, shadow, src.names, pages, sorted(src.static),
+                        frames_out | {output_of(rel) for rel in selves}, version)
         lap("mkdocs")
-        fkey = frames_key(docs, made.root)
+        fkey = frames_key(docs, made.root, selves)
         last = (warm.read(_read_record, cache / RECORD, version, fkey) if warm is not None
                 else _read_record(cache / RECORD, version, fkey))
         old = tree.walk(site, hidden=True) if site.is_dir() else {}
@@ -182,7 +211,7 @@ def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> S
             links[rel] = (entry.path, _inode(entry))
         keep: dict[str, list[int]] = {}  # stamped pages whose last file stands
         todo: list[str] = []
-        for rel, entry in src.stamped.items():
+        for rel, entry in filled.items():
             out = output_of(rel)
             links.pop(out, None)
             was = last.get(rel)
@@ -191,7 +220,7 @@ def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> S
                 keep[rel] = was
             else:
                 todo.append(rel)
-        outputs = {*links, *(output_of(rel) for rel in src.stamped)}
+        outputs = {*links, *(output_of(rel) for rel in filled)}
         result.files, result.mkdocs = len(outputs), made.ran
         result.removed = len(old.keys() - outputs)
         changed_links = [rel for rel, (_, ino) in links.items() if rel not in old or old[rel].inode() != ino]
@@ -213,12 +242,12 @@ def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> S
             staging.mkdir()
         tree.sync(staging, wanted)
         lap("link")
-        frames = read_frames(docs, made.root)
+        frames = read_frames(docs, made.root, selves)
         stamped = map_chunks(partial(stamp_chunk, frames=frames, docs=docs, staging=staging, last=site), sorted(todo))
         result.stamped = len(stamped)
         record = dict(keep)
         for rel, s, written in stamped:
-            record[rel] = [*_source_sig(src.stamped[rel]), *s]
+            record[rel] = [*_source_sig(filled[rel]), *s]
             if written:
                 result.written.append(output_of(rel))
         result.written += changed_links

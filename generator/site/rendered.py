@@ -1,11 +1,12 @@
 """MkDocs' part of the site, rendered only when what it renders changed, and kept.
 
-``mkdocs build --strict`` renders the pages the frames do not stand for (home, indexes, map,
-reading list, hand-written pages, 404), one page per frame, and copies the theme's files and
-the static files of docs/. Its inputs are few and rarely change when a seed does: the MkDocs
-config, the theme's templates (``overrides/``), the pages it renders (hand-written, the few
-generated ones, the frames), which files docs/ holds (their names: links are checked against
-them), and the versions of MkDocs and its theme. :func:`inputs_key` hashes them all.
+``mkdocs build --strict`` renders the pages no frame stands for (the reading list, hand-written
+pages, 404), one page per frame (the home and index pages are their own frames:
+:data:`generator.site.stamp.SELF_FRAMED`), and copies the theme's files and the static files of
+docs/. Its inputs are few and do not change when a seed does: the MkDocs config, the theme's
+templates (``overrides/``), the pages it renders (hand-written ones, the frames), which files it
+reads (their names: links are checked against them), and the versions of MkDocs and its theme.
+:func:`inputs_key` hashes them all.
 
 Its output is kept in ``.cache/site/rendered/``, compacted (:mod:`generator.site.compact`; the
 frames as rendered, to be cut), with ``rendered.json``: the generator's version, the inputs'
@@ -139,8 +140,9 @@ def _same_bytes(a: str, b: str) -> bool:
 
 def _settle(out: Path, docs: Path, static: list[str], frames: set[str], previous: Path) -> frozenset[str]:
     """After MkDocs wrote ``out``: take out the static files it copied from docs/ as they are
-    (returned), compact its pages but the frames, and link what it wrote the same as the
-    ``previous`` output to that file."""
+    (returned), compact its pages but the frames (``frames``: their folders, "papers/_frame/",
+    and the pages that are their own frames, "list/index.html"), and link what it wrote the
+    same as the ``previous`` output to that file."""
     base = os.fspath(out)
     copied = set()
     for rel in static:
@@ -151,7 +153,7 @@ def _settle(out: Path, docs: Path, static: list[str], frames: set[str], previous
             copied.add(rel)
     for rel, entry in tree.walk(out).items():
         path = entry.path
-        if rel.endswith(".html") and rel.rpartition("/")[0] + "/" not in frames:
+        if rel.endswith(".html") and rel.rpartition("/")[0] + "/" not in frames and rel not in frames:
             with open(path, encoding="utf-8") as f:
                 html = f.read()
             small = compact_html(html)
@@ -203,7 +205,8 @@ def rendered(config: Path, frame_config: str, cache: Path, docs: Path, names: li
              static: list[str], frames: set[str], version: str) -> Rendered:
     """MkDocs' output for these inputs: the kept one if it is theirs, else rendered now.
     ``names``: every file of docs/; ``pages``: those MkDocs renders; ``static``: those it may
-    copy; ``frames``: the frames' folders in the output ("papers/_frame/")."""
+    copy; ``frames``: the frames' folders in the output ("papers/_frame/") and the pages that are
+    their own frames ("list/index.html")."""
     for stale in [*cache.glob("rendering-*"), *cache.glob("replaced-*")]:  # what a stopped build left
         shutil.rmtree(stale, ignore_errors=True)
     key = inputs_key(config, frame_config, names, pages)

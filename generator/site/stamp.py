@@ -61,6 +61,19 @@ FRAMES = {
     "venues/_deep/_frame.md": ("listing.html", _LISTING),
     "list/_frame.md": ("listing.html", _LISTING),
 }
+# The pages of the navigation whose body changes with the papers (counts, the newest papers, the
+# map's legend), by path in docs/, with the strings that change: each is its own frame. MkDocs
+# renders the page with markers for those strings (:func:`self_frame`), at its own address, so
+# that the navigation marks it as the page shown, and the site step fills it in like any other:
+# a new paper no longer has MkDocs run. Their other front matter (title, template) is the frame's.
+SELF_FRAMED = {
+    "index.md": ("body",),
+    "topics/index.md": ("body",),
+    "venues/index.md": ("body",),
+    "list.md": ("body",),
+    "map.md": ("body",),
+    "trends.md": ("body",),
+}
 # Every string each template may print: a page with one its frames do not hold has no frame.
 PRINTED = {template: set() for template, _ in FRAMES.values()}
 for _template, _slots in FRAMES.values():
@@ -169,15 +182,35 @@ class FrameKey:
     slots: frozenset[str]
 
 
+def self_frame(text: str, rel: str) -> str | None:
+    """The page ``rel`` of :data:`SELF_FRAMED` (its text ``text``) as its own frame: the same
+    front matter with a marker for each string that changes, or None if it holds none of them
+    (a page written by hand: MkDocs renders it as it is)."""
+    if not text.startswith("---\n") or (end := text.find("\n---\n", 3)) < 0:
+        return None
+    raw = entries(text[4:end])
+    names = [name for name in SELF_FRAMED[rel] if name in raw]
+    if not names or entry_value(raw.get("template", "template: null"), Path(rel)) not in PRINTED:
+        return None
+    for name in names:
+        raw[name] = f"{name}: {json.dumps(slot(name))}"
+    return "---\n" + "\n".join(raw.values()) + text[end:]
+
+
 def cut_frame(rel: str, head: str, html: str) -> tuple[FrameKey, Frame]:
     """Split ``html`` (MkDocs' page for the frame at ``rel``, whose front matter is ``head``)
-    at the markers its front matter holds, and its own URL."""
-    template, slots = FRAMES[rel]
+    at the markers its front matter holds, and its own URL (a page of :data:`SELF_FRAMED`: the
+    markers only; its URL is its own)."""
+    own = url_of(rel)
     raw = entries(head)
     meta = _yaml(head, Path(rel))
     names = [k for k, v in meta.items() if v == slot(k)]
-    own = url_of(rel)
-    marks = {slot(k): k for k in names} | {own: _URL}
+    if rel in SELF_FRAMED:
+        template, slots = meta.get("template"), SELF_FRAMED[rel]
+        marks = {slot(k): k for k in names}
+    else:
+        template, slots = FRAMES[rel]
+        marks = {slot(k): k for k in names} | {own: _URL}
     cut = re.compile("(" + "|".join(map(re.escape, marks)) + ")")
     pieces = [p if i % 2 == 0 else marks[p] for i, p in enumerate(cut.split(html))]
     # Compacting every page is most of the stamping's time; where the markers sit in plain
@@ -191,29 +224,39 @@ def cut_frame(rel: str, head: str, html: str) -> tuple[FrameKey, Frame]:
         raise GeneratorError(f"the {template} template no longer prints {', '.join(sorted(missing))}: "
                              "generator.site.stamp.FRAMES must say what it prints", rel)
     frame = Frame(template, {k: raw[k] for k in meta if k not in names}, tuple(pieces), compacted)
-    return FrameKey(template, rel.split("/")[0], _depth(own), frozenset(slots)), frame
+    return _frame_key(rel, template, _depth(own), slots), frame
 
 
-def read_frames(docs: Path, rendered: Path) -> dict[FrameKey, Frame]:
-    """The frames MkDocs rendered into ``rendered``, cut."""
+def _frame_key(rel: str, template: str, depth: int, slots) -> FrameKey:
+    # a page of SELF_FRAMED is its own frame's only page: its path is its folder
+    return FrameKey(template, rel if rel in SELF_FRAMED else rel.split("/")[0], depth, frozenset(slots))
+
+
+def _frame_sources(docs: Path, selves: dict[str, Path]) -> list[tuple[str, Path]]:
+    return [(rel, docs / rel) for rel in FRAMES] + sorted(selves.items())
+
+
+def read_frames(docs: Path, rendered: Path, selves: dict[str, Path] | None = None) -> dict[FrameKey, Frame]:
+    """The frames MkDocs rendered into ``rendered``, cut; ``selves``: the pages of
+    :data:`SELF_FRAMED` that are their own frames, by path in docs/, with their frame's file."""
     frames = {}
-    for rel in FRAMES:
-        built = rendered / url_of(rel) / "index.html"
+    for rel, source in _frame_sources(docs, selves or {}):
+        built = rendered / output_of(rel)
         if not built.is_file():
             raise GeneratorError(f"MkDocs wrote no frame page {built}: run `python -m generator build` first", rel)
-        key, frame = cut_frame(rel, _head(docs / rel), built.read_text(encoding="utf-8"))
+        key, frame = cut_frame(rel, _head(source), built.read_text(encoding="utf-8"))
         frames[key] = frame
     return frames
 
 
-def frames_key(docs: Path, rendered: Path) -> str:
+def frames_key(docs: Path, rendered: Path, selves: dict[str, Path] | None = None) -> str:
     """A hash of the frames as rendered and their pages' front matter: a stamped page is the
     same as last time if its own page and this are."""
     h = hashlib.blake2b(digest_size=16)
-    for rel in sorted(FRAMES):
-        built = rendered / url_of(rel) / "index.html"
+    for rel, source in _frame_sources(docs, selves or {}):
+        built = rendered / output_of(rel)
         try:
-            h.update(rel.encode() + b"\0" + (docs / rel).read_bytes() + b"\0" + built.read_bytes() + b"\0")
+            h.update(rel.encode() + b"\0" + source.read_bytes() + b"\0" + built.read_bytes() + b"\0")
         except FileNotFoundError:
             raise GeneratorError(f"MkDocs wrote no frame page {built}: run `python -m generator build` first", rel) from None
     return h.hexdigest()
@@ -236,7 +279,8 @@ def stamp_page(frames: dict[FrameKey, Frame], docs: Path, rel: str) -> str:
         raise GeneratorError(f"template {template!r} has no frame page: only {', '.join(sorted(PRINTED))} "
                              f"pages can be in {', '.join(f'{d}/' for d in STAMPED)}", str(path))
     url = url_of(rel)
-    key = FrameKey(template, rel.split("/")[0], _depth(url), frozenset(k for k in PRINTED[template] if k in raw))
+    slots = SELF_FRAMED[rel] if rel in SELF_FRAMED else PRINTED[template]
+    key = _frame_key(rel, template, _depth(url), (k for k in slots if k in raw))
     frame = frames.get(key)
     if frame is None:
         raise GeneratorError(f"no frame page stands for a {template} page at {url} with {', '.join(sorted(key.slots))}: "
