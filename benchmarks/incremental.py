@@ -81,10 +81,10 @@ finally:
 """
 
 
-def run(step: str, cwd: Path, code: Path) -> tuple[float, float, int]:
+def run(step: str, cwd: Path, code: Path, said: list[str] | None = None) -> tuple[float, float, int]:
     """(seconds, CPU seconds, peak resident memory in MB of the largest of its processes) of
-    ``python -m generator <step>``. The machines here are shared: CPU seconds are the steadier
-    figure under load."""
+    ``python -m generator <step>``; ``said`` is given what it wrote to stderr. The machines here
+    are shared: CPU seconds are the steadier figure under load."""
     with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile(mode="r") as peak:
         env = {**os.environ, "PYTHONPATH": str(code), "NO_MKDOCS_2_WARNING": "1", "PEAK_FILE": peak.name}
         start = time.perf_counter()
@@ -93,9 +93,12 @@ def run(step: str, cwd: Path, code: Path) -> tuple[float, float, int]:
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode(errors="replace")
         if proc.returncode:
-            err.seek(0)
-            sys.exit(f"python -m generator {step} failed:\n{err.read().decode(errors='replace')[-3000:]}")
+            sys.exit(f"python -m generator {step} failed:\n{text[-3000:]}")
+        if said is not None:
+            said.append(text)
         own, workers = map(int, peak.read().split())
     return seconds, usage.ru_utime + usage.ru_stime, max(own, workers) // 1024  # kilobytes on Linux
 
@@ -130,6 +133,7 @@ class Row:
     html: list[int] = field(default_factory=list)
     unrelated: list[int] = field(default_factory=list)
     memory: list[int] = field(default_factory=list)
+    mkdocs: list[bool] = field(default_factory=list)  # whether the site step had MkDocs run
 
 
 class Bench:
@@ -149,8 +153,10 @@ class Bench:
         row.cpu.append(cpu)
         row.memory.append(memory)
         if self.with_site:
-            seconds, _, memory = run("site", self.root, self.code)
+            said: list[str] = []
+            seconds, _, memory = run("site", self.root, self.code, said)
             row.site.append(seconds)
+            row.mkdocs.append("MkDocs ran" in said[0])
             site_after = snapshot(self.root / "site", ".html")
             row.html.append(sum(site_before.get(k, (0, 0, b""))[2] != v[2] for k, v in site_after.items())
                             + len(site_before.keys() - site_after.keys()))
@@ -252,7 +258,7 @@ def bench(n: int, runs: int, site: bool, code: Path, pool: list) -> list[Row]:
                     edit()
                 b.build(row)
                 print(f"  {n} papers, {name}: generate {row.generate[-1]:.2f} s ({row.cpu[-1]:.1f} CPU s)"
-                      + (f", site {row.site[-1]:.2f} s" if site else "")
+                      + (f", site {row.site[-1]:.2f} s{' (MkDocs ran)' if row.mkdocs[-1] else ''}" if site else "")
                       + f", {row.written[-1]} file(s) written, {row.unrelated[-1]} unrelated paper page(s), "
                         f"{row.memory[-1]} MB", file=sys.stderr)
             rows.append(row)
@@ -289,7 +295,8 @@ def main() -> None:
     results = {n: bench(n, args.runs, args.site, code, pool) for n in args.papers}
     med = statistics.median
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.runs} run(s) but cold; generator of {code}")
-    head = ["papers", "edit", "generate s", "generate CPU s"] + (["site s", "total s", "HTML changed"] if args.site else []) + \
+    head = ["papers", "edit", "generate s", "generate CPU s"] + (["site s", "total s", "HTML changed", "MkDocs ran"]
+                                                                 if args.site else []) + \
            ["docs/ files written", "unrelated paper pages", "peak MB"]
     print("| " + " | ".join(head) + " |")
     print("| " + " | ".join("---" if h == "edit" else "---:" for h in head) + " |")
@@ -297,7 +304,8 @@ def main() -> None:
         for r in rows:
             cells = [f"{n:,}", r.edit, f"{med(r.generate):.2f}", f"{med(r.cpu):.1f}"]
             if args.site:
-                cells += [f"{med(r.site):.2f}", f"{med(g + s for g, s in zip(r.generate, r.site)):.2f}", f"{med(r.html):.0f}"]
+                cells += [f"{med(r.site):.2f}", f"{med(g + s for g, s in zip(r.generate, r.site)):.2f}", f"{med(r.html):.0f}",
+                          f"{sum(r.mkdocs)} of {len(r.mkdocs)}"]
             cells += [f"{med(r.written):.0f}", f"{med(r.unrelated):.0f}", f"{max(r.memory)}"]
             print("| " + " | ".join(cells) + " |")
 
