@@ -118,6 +118,53 @@ def test_a_new_paper_reaches_the_home_and_index_pages_without_mkdocs(mission_sit
     _compare(site, _reference(root, tmp_path / "reference"))
 
 
+def test_a_hand_written_page_may_link_a_paper_by_its_md_name(mission_site, tmp_path):
+    """MkDocs reads only what it renders and copies (.cache/site/docs/), and the pages a page it
+    renders links to by name: such a link is checked and rewritten to the page's address, as a
+    plain build does; a page excluded by the project's config (trends) is left out the same way."""
+    root, _ = _site_copy(mission_site, tmp_path)
+    paper = sorted((root / "docs" / "papers").glob("[!_]*.md"))[0].stem
+    contribute = root / "docs" / "contribute.md"
+    contribute.write_text(contribute.read_text(encoding="utf-8")
+                          + f"\nSee [a paper](papers/{paper}.md#sources) and [another][p].\n\n[p]: ./papers/{paper}.md\n",
+                          encoding="utf-8")
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "  - Trends: trends.md\n" in text and "exclude_docs: |\n" in text
+    config.write_text(text.replace("  - Trends: trends.md\n", "").replace("exclude_docs: |\n", "exclude_docs: |\n  /trends.md\n"),
+                      encoding="utf-8")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0, run.stderr
+    site = _files(root / "site")
+    assert f'href="../papers/{paper}/#sources"'.encode() in site["contribute/index.html"]
+    assert "trends/index.html" not in site
+    _compare(site, _reference(root, tmp_path / "reference"))
+
+
+def test_a_hand_written_html_file_edited_in_place_is_built_again(mission_site, tmp_path):
+    # MkDocs' kept output is reused while its inputs are the same: a static .html file of docs/
+    # is compacted into it, so its bytes are an input too (an edit in place keeps its name)
+    root, _ = _site_copy(mission_site, tmp_path)
+    extra = root / "docs" / "extra.html"
+    extra.write_text("<!doctype html><p>First   version</p>\n", encoding="utf-8")
+    assert run_generator("site", cwd=root).returncode == 0
+    with extra.open("w", encoding="utf-8") as f:  # in place: the same inode
+        f.write("<!doctype html><p>Second   version</p>\n")
+    run = run_generator("site", cwd=root)
+    assert run.returncode == 0, run.stderr
+    assert b"Second" in (root / "site" / "extra.html").read_bytes()
+
+
+def test_only_a_template_that_prints_the_body_makes_a_page_its_own_frame():
+    from generator.site.stamp import self_frame
+
+    page = '---\ntitle: "Trends"\ntemplate: "{}"\nbody: "<h1>Trends</h1>"\n---\n'
+    frame = self_frame(page.format("listing.html"), "trends.md")
+    assert frame is not None and '"@@digest-slot-body@@"' in frame and "<h1>" not in frame
+    assert self_frame(page.format("redirect.html"), "trends.md") is None  # prints no body: rendered as it is
+    assert self_frame('---\ntitle: "Trends"\n---\n\n# Trends, by hand\n', "trends.md") is None
+
+
 @pytest.fixture(scope="module")
 def merged_site(tmp_path_factory):
     """Two submissions of one abstract (the later one's id is the paper's smaller one, so the

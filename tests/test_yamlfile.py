@@ -173,8 +173,8 @@ def test_a_long_flat_file_keeps_every_line():
 
 
 def test_every_shipped_data_file_reads_the_same_fast_and_carefully():
-    # load_yaml reads the generator's own YAML files with libyaml (no line table, no check for
-    # duplicate keys, aliases or depth): each must give the careful reader's data, with no problem
+    # load_yaml has libyaml compose the generator's own YAML files: each must give the careful
+    # reader's data and lines, with no problem
     from generator.core import yamlfile
 
     package = Path(yamlfile.__file__).resolve().parents[1]
@@ -184,17 +184,28 @@ def test_every_shipped_data_file_reads_the_same_fast_and_carefully():
         assert yamlfile.shipped(path)
         fast = load_yaml(path)
         careful = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-        assert fast.text is not None and fast.data == careful.data, path
-        assert fast.line() == careful.line()
+        assert fast.data == careful.data and fast.lines == careful.lines, path
 
 
-def test_a_shipped_file_still_says_the_line_of_a_problem(tmp_path):
-    # lines are found when first asked; a file outside the package is read carefully at once
+def test_a_shipped_file_read_fast_still_says_the_line_of_a_duplicate_key():
+    # a maintainer edits the shipped taxonomy and word lists: a repeated key is an error with its
+    # line there too, not the last value kept in silence
+    from generator.core.errors import TaxonomyError
+
+    text = "topics:\n  - slug: a\n    name: A\n    name: B\n"
+    for trusted in (False, True):
+        with pytest.raises(TaxonomyError) as caught:
+            parse_yaml(text, "taxonomy.yml", TaxonomyError, trusted=trusted)
+        assert "taxonomy.yml:4: duplicate key 'name'" in str(caught.value), (trusted, str(caught.value))
+    doc = parse_yaml("topics:\n  - slug: a\n    name: A\n", "t.yml", trusted=True)
+    assert doc.line("topics", 0, "name") == 3
+
+
+def test_a_file_outside_the_package_is_read_carefully(tmp_path):
     from generator.core import yamlfile
 
     outside = tmp_path / "taxonomy.yml"
-    outside.write_text("topics:\n  - slug: a\n    name: A\n  - slug: b\n", encoding="utf-8")
+    outside.write_text("a: &x [1]\nb: *x\n", encoding="utf-8")
     assert not yamlfile.shipped(outside)
-    assert load_yaml(outside).text is None
-    fast = yamlfile.YamlFile("x.yml", None, text=outside.read_text(encoding="utf-8"))
-    assert fast.line("topics", 1, "slug") == 4 and fast.line("topics", 0, "name") == 3
+    with pytest.raises(GeneratorError, match="anchors"):
+        load_yaml(outside)

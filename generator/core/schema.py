@@ -293,10 +293,11 @@ def _is_number(value: object) -> bool:
 
 
 def _finite_sum(values) -> bool:
-    """Whether the numbers' sum is finite: then each is (NaN and infinities do not cancel out
-    into a finite sum). A sum that overflows says nothing: the caller checks one by one."""
+    """Whether the numbers' sum, as floats, is finite: then each is (NaN and infinities do not
+    cancel out into a finite sum; an integer too big for a float raises on the way, where as an
+    integer it could cancel another). A sum that overflows says nothing: the caller checks one by one."""
     try:
-        return math.isfinite(sum(values))
+        return math.isfinite(sum(map(float, values)))
     except OverflowError:
         return False
 

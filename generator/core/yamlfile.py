@@ -89,8 +89,6 @@ class YamlFile:
     path: str
     data: Any
     lines: dict[Key, int] = field(default_factory=dict, repr=False)
-    # a shipped file's text, read fast (:func:`load_yaml`): its lines are found when first asked
-    text: str | None = field(default=None, repr=False, compare=False)
 
     def line(self, *keys: Hashable) -> int:
         """The line of the value reached by ``keys`` (mapping keys and list indexes).
@@ -98,8 +96,6 @@ class YamlFile:
         A key that is not in the file (a missing field, say) gives the line of the
         nearest enclosing entry that is, so an error still points at the right place.
         """
-        if not self.lines and self.text is not None:
-            object.__setattr__(self, "lines", parse_yaml(self.text, self.path).lines)
         for end in range(len(keys), -1, -1):
             found = self.lines.get(tuple(keys[:end]))
             if found is not None:
@@ -118,16 +114,12 @@ def load_yaml(path: Path, error: type[GeneratorError] = GeneratorError, name: st
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise error(f"cannot read the file: {exc}", shown) from exc
-    if shipped(path):
-        # The generator's own data (word lists, weights, the default taxonomy) is ours, and
-        # tests/test_yamlfile.py reads every such file both ways and finds the same data and no
-        # problem; libyaml reads it in a tenth of the time (the 156 kB related_weights.yml was
-        # most of a one-shot build's 0.9 s of reading at 20,000 papers). Lines: when asked.
-        try:
-            return YamlFile(shown, yaml.load(text, Loader=_FAST), text=text)  # noqa: S506 - a SafeLoader
-        except yaml.YAMLError:
-            pass  # the careful reader says where
-    return parse_yaml(text, shown, error)
+    # The generator's own data (word lists, weights, the default taxonomy) is ours: libyaml
+    # composes it, in a tenth of the time (the 156 kB related_weights.yml was most of a one-shot
+    # build's 0.9 s of reading at 20,000 papers); its lines and duplicate keys are found as for
+    # any file. A contributor's or maintainer's file given by path (the curation file, a
+    # --taxonomy) is composed by the careful reader, which refuses aliases and deep nesting.
+    return parse_yaml(text, shown, error, trusted=shipped(path))
 
 
 _FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -143,11 +135,13 @@ def shipped(path: Path) -> bool:
         return False
 
 
-def parse_yaml(text: str, name: str, error: type[GeneratorError] = GeneratorError) -> YamlFile:
-    """Parse YAML ``text``; errors name it ``name``. An empty document gives ``data`` None."""
+def parse_yaml(text: str, name: str, error: type[GeneratorError] = GeneratorError, trusted: bool = False) -> YamlFile:
+    """Parse YAML ``text``; errors name it ``name``. An empty document gives ``data`` None.
+    ``trusted``: the generator's own file, composed by libyaml (which does not refuse aliases
+    nor cap the depth)."""
     loader = _DataLoader(text)
     try:
-        root = loader.get_single_node()
+        root = yaml.compose(text, Loader=_FAST) if trusted else loader.get_single_node()
         if root is None:
             return YamlFile(name, None, {(): 1})
         lines: dict[Key, int] = {(): root.start_mark.line + 1}

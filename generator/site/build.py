@@ -26,10 +26,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import posixpath
+import re
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from urllib.parse import unquote
 
 from generator.core.errors import GeneratorError
 from generator.core.parallel import map_chunks
@@ -114,15 +117,39 @@ def _self_frames(folder: Path, pages: dict[str, Path]) -> dict[str, Path]:
     return out
 
 
-def _shadow(folder: Path, pages: dict[str, Path], src: _Docs) -> Path:
-    """``folder`` holding, as hard links, only the files of docs/ MkDocs renders or copies:
-    MkDocs reads its pages from there. Given docs/ itself, it made an object of each of the
-    20,000 paper pages and 22,000 search files it then leaves out (about 1 s a build at
-    20,000 papers), and a new paper's page, which it does not render, changed its inputs.
-    (No page MkDocs renders links to a stamped page by its .md name: hand-written pages link
-    to generated ones by address, as the generator's own pages do.)"""
+# A Markdown link's target (inline "](target" or a reference "[x]: target"), as MkDocs reads
+# links to other files of docs/ to check and rewrite them.
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)", re.M)
+
+
+def _linked(pages: dict[str, Path], src: _Docs) -> dict[str, os.DirEntry]:
+    """The files left out of MkDocs' folder (stamped pages, placed files) that a page it renders
+    links to by name ("[a paper](../papers/abc.md)"): MkDocs needs them there to check the link
+    and rewrite it to the page's address, as it does in docs/."""
+    out: dict[str, os.DirEntry] = {}
+    for rel, path in pages.items():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "](" not in text and "]:" not in text:
+            continue
+        for m in _LINK.finditer(text):
+            target = (m.group(1) or m.group(2)).split("#", 1)[0].split("?", 1)[0]
+            if not target or "://" in target or target.startswith(("/", "mailto:")):
+                continue
+            name = posixpath.normpath(posixpath.join(posixpath.dirname(rel), unquote(target)))
+            entry = src.stamped.get(name) or src.placed.get(name)
+            if entry is not None:
+                out[name] = entry
+    return out
+
+
+def _shadow(folder: Path, pages: dict[str, Path], src: _Docs, linked: dict[str, os.DirEntry]) -> Path:
+    """``folder`` holding, as hard links, only the files of docs/ MkDocs renders or copies, and
+    those ``linked`` by name: MkDocs reads its pages from there. Given docs/ itself, it made an
+    object of each of the 20,000 paper pages and 22,000 search files it then leaves out (about
+    1 s a build at 20,000 papers), and a new paper's page, which it does not render, changed
+    its inputs."""
     wanted = {rel: (str(path), path.stat().st_ino) for rel, path in pages.items()}
-    wanted |= {rel: (entry.path, _inode(entry)) for rel, entry in src.static.items()}
+    wanted |= {rel: (entry.path, _inode(entry)) for rel, entry in {**src.static, **linked}.items()}
     folder.mkdir(parents=True, exist_ok=True)
     tree.sync(folder, wanted)
     return folder
@@ -189,11 +216,17 @@ def build_site(config: Path = Path("mkdocs.yml"), warm: Warm | None = None) -> S
         lap("read")
         selves = _self_frames(cache / "frames", src.pages)
         pages = {**src.pages, **selves}  # MkDocs renders those pages' frames
-        filled = {**src.stamped, **{rel: src.pages[rel] for rel in selves}}  # the pages filled into frames
-        shadow = _shadow(cache / "docs", pages, src)
-        made = rendered(config, frame_config(config, shadow), cache, shadow, src.names, pages, sorted(src.static),
-                        frames_out | {output_of(rel) for rel in selves}, version)
+        linked = _linked(src.pages, src)
+        shadow = _shadow(cache / "docs", pages, src, linked)
+        # (a static .html file is rendered output too, compacted: its bytes are an input, as a page's)
+        read = {**pages, **{rel: Path(e.path) for rel, e in src.static.items() if rel.endswith(".html")}}
+        made = rendered(config, frame_config(config, shadow), cache, shadow, sorted([*src.names, *linked]), read,
+                        sorted(src.static), frames_out | {output_of(rel) for rel in selves}, version)
         lap("mkdocs")
+        # a page of SELF_FRAMED that the config leaves out (exclude_docs, draft_docs) has no
+        # frame: it is left out of the site, as a plain build leaves it out
+        selves = {rel: path for rel, path in selves.items() if output_of(rel) in made.files}
+        filled = {**src.stamped, **{rel: src.pages[rel] for rel in selves}}  # the pages filled into frames
         fkey = frames_key(docs, made.root, selves)
         last = (warm.read(_read_record, cache / RECORD, version, fkey) if warm is not None
                 else _read_record(cache / RECORD, version, fkey))

@@ -190,8 +190,9 @@ def self_frame(text: str, rel: str) -> str | None:
         return None
     raw = entries(text[4:end])
     names = [name for name in SELF_FRAMED[rel] if name in raw]
-    if not names or entry_value(raw.get("template", "template: null"), Path(rel)) not in PRINTED:
-        return None
+    template = entry_value(raw.get("template", "template: null"), Path(rel))
+    if not names or template not in PRINTED or not all(name in PRINTED[template] for name in names):
+        return None  # (a template that does not print the string: MkDocs renders the page as it is)
     for name in names:
         raw[name] = f"{name}: {json.dumps(slot(name))}"
     return "---\n" + "\n".join(raw.values()) + text[end:]
