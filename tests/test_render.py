@@ -41,7 +41,7 @@ def make(title: str = "Fast Students", **fields) -> Paper:
 
 def front(page: str) -> tuple[str, dict]:
     """(body, meta) read the way MkDocs reads a page, checked against plain yaml.safe_load.
-    A page whose HTML is its front matter's ``body`` (render.html_page) has no Markdown."""
+    A page whose HTML is its front matter's ``body`` (frontmatter.html_page) has no Markdown."""
     markdown, meta = get_data(page)
     assert page.startswith("---\n")
     block = page[4 : page.index("\n---\n", 3)]

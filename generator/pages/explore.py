@@ -32,7 +32,7 @@ from pathlib import Path
 from generator.core import outputs
 from generator.core.markup import esc
 from generator.core.model import Digest, Paper, Topic
-from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block
+from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_block, html_page
 from generator.seeds.identify import ID_LENGTH
 from generator.seeds.read import display_path
 from generator.seeds.venues import venue_slug
@@ -160,11 +160,6 @@ def _page(meta: dict, *html: str) -> str:
     return front_matter(meta) + "\n" + html_block(*html)
 
 
-def _body_page(meta: dict, *html: str) -> str:
-    """A page whose HTML is the front matter's ``body``, as :func:`generator.pages.render.html_page` writes them."""
-    return front_matter({**meta, "body": "\n".join(html)}) + "\n"
-
-
 def topic_hue(index: int) -> int:
     """The hue of the topic at ``index`` of the taxonomy on the map: golden-angle steps, as
     map.js computes them (``Math.round``, which rounds halves up)."""
@@ -209,7 +204,7 @@ def render_map_page(digest: Digest, by_topic: Mapping[str, Sequence[Paper]], pla
             for i, t, n in colours]
     # the HTML in the front matter, printed by listing.html: the site step fills it into the
     # page's own frame (generator.site.stamp.SELF_FRAMED) instead of having MkDocs render it
-    return _body_page(
+    return html_page(
         {"title": "Map", "hide": ["navigation", "toc"], "map": "page", "template": "listing.html", **NOT_INDEXED},
         "<h1>Map of the digest</h1>",
         f"<p>Each of the {placed} papers is a point, placed near the papers whose abstracts use the same words "

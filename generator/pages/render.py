@@ -5,7 +5,7 @@ file; :mod:`generator.pages.write` puts them on disk. Paper pages are laid out b
 ``paper.html`` template in ``overrides/`` from the front matter. Every page body is
 HTML written here from escaped text and the few elements :func:`generator.core.markup.to_html`
 allows: on paper and listing pages it is the front matter's ``body``, which the template
-prints and Markdown never sees (:func:`html_page`); on the few other pages it is one raw
+prints and Markdown never sees (:func:`generator.pages.frontmatter.html_page`); on the few other pages it is one raw
 HTML block that Markdown passes through as it is. So no seed text is ever parsed as
 Markdown (links are written as the final directory URLs for the same reason).
 """
@@ -28,7 +28,7 @@ from generator.core.parallel import Later
 from generator.derive.cache import text_key
 from generator.pages.explore import home_sections, map_link
 from generator.pages.feeds import paper_date, topic_feed_path
-from generator.pages.frontmatter import NOT_INDEXED, front_matter
+from generator.pages.frontmatter import NOT_INDEXED, front_matter, html_page
 from generator.seeds.venues import venue_slug
 from generator.site.config import Repository
 from generator.site.stamp import FRAMES, slot
@@ -198,18 +198,6 @@ def render_frames() -> dict[str, str]:
     plain ``mkdocs build`` leaves them out (mkdocs.yml's exclude_docs)."""
     return {path: front_matter({**_FRAME_BASES[template], **{name: slot(name) for name in slots}}) + "\n"
             for path, (template, slots) in FRAMES.items()}
-
-
-def html_page(meta: dict, *parts: str) -> str:
-    """A page whose HTML, written by us, is the front matter's ``body``, printed by its
-    template (paper.html, listing.html); the Markdown is empty.
-
-    Raw HTML in the Markdown is passed through untouched but not unread: Python-Markdown
-    and MkDocs each run an HTML parser over it, which was half of ``mkdocs build`` at
-    3,300 papers (their pages hold over 250,000 tags). In the front matter the HTML is
-    one YAML string, which MkDocs reads with libyaml in C.
-    """
-    return front_matter({**meta, "body": "\n".join(parts)}) + "\n"
 
 
 def _up(page_url: str) -> str:

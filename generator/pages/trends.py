@@ -22,7 +22,7 @@ from generator.core import outputs
 from generator.core.markup import esc
 from generator.derive.trends import (CHANGES_SHOWN, LEANS_SHOWN, MIN_TOPIC_PAPERS, MIN_VENUE_PAPERS, Change, Lean,
                                      Profile, TopicSeries, Trends, VenueYear)
-from generator.pages.frontmatter import NOT_INDEXED, front_matter
+from generator.pages.frontmatter import NOT_INDEXED, html_page
 from generator.seeds.venues import venue_slug
 
 TRENDS_PAGE, TRENDS_JSON = outputs.TRENDS_PAGE, outputs.TRENDS_JSON
@@ -230,8 +230,8 @@ def render_trends_page(t: Trends) -> str:
     # The HTML is the front matter's `body`, printed by listing.html, not the Markdown: at 20,000
     # papers it is over 500 KB, and Python-Markdown's HTML parser took a quarter of MkDocs' part of
     # every site step that follows a new paper (issue 31).
-    return front_matter({"title": "Trends", "hide": ["navigation", "toc"], "trends": True, "template": "listing.html",
-                         **NOT_INDEXED, "body": "\n".join(lines)}) + "\n"
+    return html_page({"title": "Trends", "hide": ["navigation", "toc"], "trends": True, "template": "listing.html",
+                      **NOT_INDEXED}, *lines)
 
 
 def _round(share: float) -> float:
