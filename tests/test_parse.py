@@ -350,6 +350,9 @@ def test_kept_links_read_vouched_for_or_checked_are_the_same_and_a_forged_one_is
     checked = read_parsed(path, "s", seeds)
     assert dict(fast) == dict(checked) and len(fast) == 2
     assert fast[seeds[0]][1] == papers[1].links and papers[1].links
+    # the ids too, from the file this machine wrote only; either way the papers are a full parse's
+    assert [i for s in seeds for i in fast.ids[s]] == [p.id for p in papers] and checked.ids == {}
+    assert parse_all(seeds, fast) == parse_all(seeds, checked) == papers
     (tmp_path / "away").rename(tmp_path / KEY)
     doc = json.loads(path.read_text(encoding="utf-8"))
     key = next(k for k, v in doc["files"].items() if any(v))
@@ -358,6 +361,20 @@ def test_kept_links_read_vouched_for_or_checked_are_the_same_and_a_forged_one_is
     with caplog.at_level(logging.INFO):
         assert read_parsed(path, "s", seeds) == {}
     assert "hold links this generator does not make" in caplog.text
+
+
+def test_a_rebuild_takes_the_ids_kept_with_a_files_links():
+    # (what read_parsed gives for a file this machine's generator wrote): not made again
+    from generator.seeds.parsed import Checked
+
+    seeds = [("seeds/b.txt", fixture("seed_lf_one_line_each.txt"))]
+    papers = parse_all(seeds)
+    checked = Checked()
+    checked[seeds[0]] = tuple(p.links for p in papers)
+    checked.ids[seeds[0]] = tuple(f"{k:012x}" for k in range(len(papers)))
+    assert [p.id for p in parse_all(seeds, checked)] == list(checked.ids[seeds[0]])
+    checked.ids[seeds[0]] = ("0" * 12,)  # not one a paragraph: the ids are made
+    assert [p.id for p in parse_all(seeds, checked)] == [p.id for p in papers]
 
 
 # -- the real corpus -------------------------------------------------------------------

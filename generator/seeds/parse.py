@@ -257,7 +257,8 @@ def parse_all(seeds: Sequence[tuple[str, bytes]],
     errors: list[GeneratorError] = []
     for path, data in seeds:
         links = checked.get((path, data)) if checked else None
-        if links is not None and (made := _parse_checked(data, path, links)) is not None:
+        ids = getattr(checked, "ids", {}).get((path, data)) if checked else None
+        if links is not None and (made := _parse_checked(data, path, links, ids)) is not None:
             papers += made
             continue
         try:
@@ -268,10 +269,12 @@ def parse_all(seeds: Sequence[tuple[str, bytes]],
     return papers
 
 
-def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) -> list[Paper] | None:
+def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]],
+                   ids: Sequence[str] | None = None) -> list[Paper] | None:
     """The papers of a seed file that :func:`parse_seed` took without a problem before, with
-    the links found in them then; None if the links are not one list per abstract."""
-    made = _parse_checked_anew(data, path, tuple(links))
+    the links found in them then (and their ids, when given: made then from the same bytes);
+    None if the links are not one list per abstract."""
+    made = _parse_checked_anew(data, path, tuple(links), None if ids is None else tuple(ids))
     return None if made is None else list(made)
 
 
@@ -279,22 +282,27 @@ def _parse_checked(data: bytes, path: str, links: Sequence[tuple[Link, ...]]) ->
 # the one saved are as they were: the papers made of each file's bytes are kept from one build
 # to the next (:mod:`generator.core.memo`; a one-shot build keeps nothing).
 @PerBuild
-def _parse_checked_anew(data: bytes, path: str, links: tuple[tuple[Link, ...], ...]) -> list[Paper] | None:
+def _parse_checked_anew(data: bytes, path: str, links: tuple[tuple[Link, ...], ...],
+                        ids: tuple[str, ...] | None = None) -> list[Paper] | None:
     lines = decode(data, path).split("\n")
     venue, year = parse_header(lines[0].translate(HEADER_INVISIBLE), path)
     found = paragraphs(lines[1:], first_line=2)
     if len(found) != len(links):
         return None
+    if ids is not None and len(ids) != len(links):
+        ids = None
     out = []
-    for (start, para), its_links in zip(found, links):
+    for k, ((start, para), its_links) in enumerate(zip(found, links)):
         abstract = joined_paragraph(para)
         if not all(link.url in abstract for link in its_links):
             return None  # links that are not the abstract's: found again
-        out.append(_paper(abstract, path, start, venue, year, its_links))
+        out.append(_paper(abstract, path, start, venue, year, its_links, None if ids is None else ids[k]))
     return out
 
 
-def _paper(abstract: str, path: str, line: int, venue: str, year: int, links: tuple[Link, ...] = ()) -> Paper:
-    """The paper of one abstract of a seed file, as both kinds of parse make it."""
-    return Paper(id=paper_id(abstract), text=abstract, venue=venue, year=year,
+def _paper(abstract: str, path: str, line: int, venue: str, year: int, links: tuple[Link, ...] = (),
+           pid: str | None = None) -> Paper:
+    """The paper of one abstract of a seed file, as both kinds of parse make it (``pid``: its
+    id as made from these bytes before)."""
+    return Paper(id=pid or paper_id(abstract), text=abstract, venue=venue, year=year,
                  sources=(Source(file=path, line=line, venue=venue, year=year),), links=links)
