@@ -201,9 +201,9 @@ def _duplicates_in(seeds: Sequence[tuple[str, bytes]], anchored: frozenset[str])
 
 
 def _duplicates_of(texts: Sequence[str], anchored: frozenset[str],
-                   known: Mapping[str, Sequence[int]]) -> tuple[list, dict[str, list[int]]]:
+                   known: Mapping[str, Sequence[int]], ids: Sequence[str] | None = None) -> tuple[list, dict[str, list[int]]]:
     sketches: dict[str, list[int]] = {}
-    return duplicate_pairs(texts, anchored, known, keep=sketches), sketches
+    return duplicate_pairs(texts, anchored, known, keep=sketches, text_ids=ids), sketches
 
 
 class _Duplicates:
@@ -310,7 +310,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         # the sketches of the texts seen before are kept: only the new ones are read
         sketched = read(read_sketches, sketches_path(cache), stamp) if cache is not None else Sketches()
         duplicates = _Duplicates(Background(partial(_duplicates_of, [p.text for p in papers],
-                                                    anchored_ids(anchors(published, curation)), sketched),
+                                                    anchored_ids(anchors(published, curation)), sketched,
+                                                    [p.id for p in papers]),
                                             worth_it=False))
     else:
         early, duplicates = start_early(seeds, topics, known, anchored_ids(anchors(published, curation)))
