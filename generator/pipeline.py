@@ -335,6 +335,9 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         log.info("%s: %d cached title(s) or evidence not made of their abstract: derived again",
                  display_path(cache), refused)
     watch.lap("derive")
+    # the previous build's papers (their texts: 40 MB at 20,000 papers) are not needed past here;
+    # held to the end, they made the peak of a build that has the last docs/ but no cache
+    del published
     give_back()  # before the search index's and the map's workers fork
     # The search index and the map need the titled papers alone, not their related papers:
     # each is made in a worker from here on, beside related papers and the pages. The map's
