@@ -11,7 +11,8 @@ seed files of 100 (:mod:`benchmarks.corpus`), one sequence of edits, each built 
 - one abstract edited in place (a few of its words changed);
 - a new seed file of 100 abstracts;
 - a seed file removed;
-- a curation change (a title set for one paper).
+- a curation change (a title set for one paper);
+- the cache lost with ``docs/`` kept: what a deploy of a new generator version does.
 
 For each: seconds (generate, site step), files written or removed in ``docs/``, HTML pages
 whose bytes changed in ``site/`` (with ``--site``), paper pages changed that are neither
@@ -223,6 +224,11 @@ class Bench:
     def remove_seed_file(self) -> None:
         self.rng.choice([p for p in self.seed_files() if not p.name.startswith("added-")]).unlink()
 
+    def lose_cache(self) -> None:
+        """As a deploy of a new generator finds it: the last docs/ (papers.json, the map) is
+        there, but no kept state is this generator's (its fingerprint changed)."""
+        shutil.rmtree(self.root / ".cache", ignore_errors=True)
+
     def curate(self) -> None:
         ids = sorted(papers_of(self.root))
         pid = self.rng.choice(ids)
@@ -250,6 +256,7 @@ def bench(n: int, runs: int, site: bool, code: Path, pool: list) -> list[Row]:
             ("a new seed file of 100", b.new_seed_file, runs),
             ("a seed file removed", b.remove_seed_file, runs),
             ("a curation change", b.curate, runs),
+            ("the cache lost, docs/ kept", b.lose_cache, 1),
         ]
         for name, edit, times in steps:
             row = Row(name)
