@@ -425,3 +425,27 @@ def test_words_a_pdf_copy_glued_together_are_parted_in_the_title() -> None:
     # a prefix is no word of its own: "Multiview", "Hypergraphs" stay whole
     assert _unglued(["Bipartitegraphs", "Multiview", "Hypergraphs", "Ofstochastic"]) == [
         "Bipartite", "graphs", "Multiview", "Hypergraphs", "Of", "stochastic"]
+
+
+def test_letters_run_together_out_of_a_formula_are_no_name() -> None:
+    # "$\Omega(K\log K)$" reads as "Ω(KK)": "KK" in brackets looked like a name the paper gives
+    text = (r"We study the sample complexity of semi-supervised learning (SSL) and introduce new assumptions based on "
+            r"the mismatch between a mixture model learned from unlabeled data and the true mixture model induced by the "
+            r"class conditional distributions. Under these assumptions, we establish an $\Omega(K\log K)$ labeled sample "
+            r"complexity bound without imposing parametric assumptions, where $K$ is the number of classes. Our results "
+            r"suggest that even in nonparametric settings it is possible to learn a near-optimal classifier using only a "
+            r"few labeled samples.")
+    assert derive_title(text) == "Sample Complexity of Semi-Supervised Learning"
+
+
+@pytest.mark.parametrize("text, name", [
+    (r"This paper proposes the novel Pose Guided Person Generation Network (PG$^2$) that allows to synthesize person "
+     r"images in arbitrary poses, based on an image of that person and a novel pose. Our generation framework PG$^2$ "
+     r"utilizes the pose information explicitly and consists of two key stages: pose integration and image refinement.",
+     "PG2"),
+    (r"We introduce $K$-Grassmeans, a clustering algorithm for subspaces that finds the senses of a polysemous word. "
+     r"Our method represents each context of a target word as a subspace. Experiments show that $K$-Grassmeans finds "
+     r"the senses of polysemous words.", "K-Grassmeans"),
+])
+def test_a_name_written_partly_in_a_formula_is_still_the_papers_name(text: str, name: str) -> None:
+    assert derive_title(text).startswith(f"{name}: ")

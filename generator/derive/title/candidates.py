@@ -349,6 +349,8 @@ def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[
         best = _spelled_in_description(best)
         best = _acronym_of_long_name(best, sentences)
         best = _main_of_two_names(best, " ".join(sentences))
+    if best and _from_math(best.name, text):
+        best = None  # "KK" of "$\Omega(K\log K)$", "S2" of "$\frac{S^2}{\log S}$": notation, not a name
     if best and best.name[:1].islower():
         # "flipout" is "Flipout" where the authors open a sentence with it; "mixup" never is
         upper = best.name[:1].upper() + best.name[1:]
@@ -361,6 +363,35 @@ def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[
     if weak_subject and unnamed and not is_generic(unnamed):
         subject = unnamed  # what the paper offers says more than what it analyses
     return best, subject or unnamed, sentences, unnamed
+
+
+# a formula between dollars; a longer run between two of them is more likely a stray dollar
+_MATH_SPAN = re.compile(r"\$\$?[^$]{1,200}\$?\$")
+
+
+def _from_math(name: str, text: str) -> bool:
+    """Whether ``name`` is notation the reading of a formula ran together ("KK" of
+    "$\\Omega(K\\log K)$", "pD" of "$p_D$"), not a name the authors give: every place the text
+    spells it (formulas' marks dropped) lies inside a formula, or it is spelled nowhere and not
+    in the text outside formulas either. "PG$^2$", "$K$-Grassmeans" and "S$^2$N" are names."""
+    if "$" not in text:
+        return False
+    math = bytearray(len(text))  # a stray dollar opens no formula
+    for m in _MATH_SPAN.finditer(text):
+        math[m.start() : m.end()] = b"\1" * (m.end() - m.start())
+    joined, inside = [], []
+    for c, in_math in zip(text, math):
+        if c not in "$^_{}":
+            joined.append(c.lower())
+            inside.append(in_math)
+    spelled, key = "".join(joined), name.lower()
+    at, seen = spelled.find(key), False
+    while at >= 0:
+        seen = True
+        if not all(inside[at : at + len(key)]):
+            return False
+        at = spelled.find(key, at + 1)
+    return seen or key not in plain(_MATH_SPAN.sub(" ", text)).lower()
 
 
 def _spells(letters: str, words: list[str]) -> bool:
