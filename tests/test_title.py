@@ -449,3 +449,19 @@ def test_letters_run_together_out_of_a_formula_are_no_name() -> None:
 ])
 def test_a_name_written_partly_in_a_formula_is_still_the_papers_name(text: str, name: str) -> None:
     assert derive_title(text).startswith(f"{name}: ")
+
+
+def test_a_name_given_in_a_sentence_reporting_others_work_is_not_the_papers() -> None:
+    text = ("We study minimax strategies for the online prediction problem with expert advice. It has been conjectured "
+            "that a simple adversary strategy, called COMB, is near optimal in this game for any number of experts. "
+            "Our results make progress in this direction by showing that, up to a small additive term, COMB is minimax "
+            "optimal in the finite-time three expert problem.")
+    assert not derive_title(text).startswith("COMB")
+
+
+def test_a_problem_the_paper_solves_is_not_its_name() -> None:
+    text = ("Statistical relational models provide compact encodings of probabilistic dependencies in relational domains. "
+            "In this paper, we study the domain recursion inference rule, which has later been believed redundant. We show "
+            "that this rule is more powerful than expected and extends the range of models for which lifted inference runs "
+            "in polynomial time. This includes an open problem called S4, the symmetric transitivity model.")
+    assert not derive_title(text).startswith("S4")

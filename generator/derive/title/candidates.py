@@ -32,6 +32,7 @@ from generator.derive.title.names import (
     name_span,
     own_name,
     rare_capitalised,
+    reported,
 )
 from generator.derive.title.phrases import (
     _appositive,
@@ -250,7 +251,7 @@ def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[
                 best = found
             if not unnamed and not found:
                 unnamed = _unnamed(tokens, start)
-        if n and (best is None or best.score < 5):
+        if n and (best is None or best.score < 5) and not (reported(sentence) and not about_our_work(sentence)):
             start = len(tokenize(sentence[: n.end()]))
             if start < len(tokens) and (CAPITALISED.match(tokens[start]) or tokens[start][0] in "\"'“‘"
                                         or is_nameish(tokens[start])):
@@ -307,7 +308,12 @@ def _analyse(text: str, quick: bool = False) -> tuple[Contribution | None, list[
                     # (not "This interpolation, termed HolEx, ...": its subject points back at ours)
                     aside = best is not None and best.score >= 4 and not m and not about_our_work(sentence) \
                         and not (words[0] in ANAPHORA and start <= 5) and not {"proposed", "resulting"} & set(words)
-                    if (best is None or score > best.score) and not aside:
+                    # "an open problem called S4": a problem or conjecture named is what the paper
+                    # solves, not a method it names
+                    # (not "a new method to tackle this problem, called X": the method is named)
+                    posed = bool(before) and before[-1].lower() in ("problem", "problems", "conjecture", "question", "paradox") \
+                        and not (len(before) > 1 and before[-2].lower() in ANAPHORA)
+                    if (best is None or score > best.score) and not aside and not posed:
                         best = Contribution(name, long, desc, score, stated)
         if (best is None or best.score < 5) and ("our " in low or "proposed " in low or "resulting " in low
                                                  or " novel " in low or " new " in low or low.startswith(("with ", "through ", "using ", "via "))):

@@ -452,10 +452,24 @@ def _plausible_name(name: str) -> bool:
     )
 
 
+# a sentence that reports what others found or claim: a name it gives is theirs ("It has been
+# conjectured that a simple adversary strategy, called COMB, is near optimal")
+_REPORTED = re.compile(r"(?:it\s+(?:has\s+been|had\s+been|was|is)\s+(?:conjectured|shown|proposed|suggested|observed|"
+                       r"argued|known|believed|established|demonstrated)\b|(?:recent|prior|previous|existing|earlier)\s)", re.I)
+
+
+def reported(sentence: str) -> bool:
+    """Does the sentence open by reporting others' work ("It has been shown that ...", "Recent work ...")?"""
+    return _REPORTED.match(sentence) is not None
+
+
 def name_by_kind(sentences: list[str], text: str) -> Contribution | None:
     """A name introduced as an appositive of what kind of thing it is, or a sentence opening
-    with a coined name that says what it is: the method the contribution patterns missed."""
+    with a coined name that says what it is: the method the contribution patterns missed.
+    Not in a sentence reporting others' work (:func:`reported`) that says nothing of ours."""
     for sentence in sentences:
+        if reported(sentence) and not _OURS.search(sentence):
+            continue
         if "," in sentence:
             for m in _KIND_APPOSITIVE.finditer(sentence):
                 kind, long, acronym, word = m.group(1), m.group(2), m.group(3), m.group(4)
