@@ -76,6 +76,22 @@ def test_html_character_references_are_text() -> None:
     assert plain("Harsanyi&#39;s theorem &quot;holds&quot;") == "Harsanyi's theorem \"holds\""
 
 
+@pytest.mark.parametrize("latex, text", [
+    (r"the Cram\'er-Rao bound", "the Cramér-Rao bound"),
+    (r'generalized Nystr\"om kernel regression', "generalized Nyström kernel regression"),
+    (r'the Hyv{\"a}rinen scoring rule', "the Hyvärinen scoring rule"),
+    (r"Mondrian forests~\cite{lakshminarayanan2014mondrianforests}.", "Mondrian forests."),
+    (r"the cheap gradient principle~\citep[see][Ch.~3]{Griewank} holds", "the cheap gradient principle holds"),
+    (r"a parameter server~(PS) framework", "a parameter server (PS) framework"),
+    (r"SON~--~a convex procedure", "SON – a convex procedure"),
+    (r"as in Section~\ref{sec:proof}, about ~10\% faster", "as in Section, about ~10% faster"),
+])
+def test_latex_accents_citations_and_ties_read_as_text(latex: str, text: str) -> None:
+    # accents as the letters they make; citation keys and references are no words; an
+    # unbreakable space before a bracket, a mark or a dash is a space ("~10%" means about)
+    assert plain(latex) == text
+
+
 @pytest.mark.parametrize("word, ends", [
     ("rather", False), ("directly", False), ("reduces", False), ("proposed", False), ("global", False),
     ("of", False), ("it", False), ("can", False), ("off-policy", False),

@@ -14,6 +14,7 @@ sentence opening with math. They all split here:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from html import unescape
 
@@ -30,6 +31,14 @@ _TOKEN = re.compile(r"[^\s,;:()\[\]]+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]]*)*|[,;
 _DASH_TOKEN = re.compile(r"(?:[^\s,;:()\[\]—-]|(?<!-)-(?!-))+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]—-]*)*|—|-{2,}|[,;:()\[\]]")
 
 _TEX_ESCAPE = re.compile(r"\\([%&#_$])")
+# LaTeX accents ("\\'e", "\\\"{o}", "{\\\"o}", "\\c{c}") as Unicode combining marks, composed after
+_TEX_ACCENT = re.compile(r"""\{?\\(?:(['`"^~=.])\s*\{?([A-Za-z])|([uvHcr])\s*\{([A-Za-z]))\}?\}?""")
+_ACCENTS = {"'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302", "~": "\u0303", "=": "\u0304", ".": "\u0307",
+            "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "r": "\u030a"}
+# commands whose argument is no text to read: citations, references, labels, addresses
+_TEX_UNREAD = re.compile(r"\\(?:cite[a-z]*|ref|eqref|autoref|cref|Cref|label|url|href)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*\}")
+# before a space, the end, a bracket, a dash or a mark (what a dropped citation leaves it beside), or after a dash
+_TIE = re.compile(r"(?<=\S)~(?=\s|$|[-–—(.,;:])|(?<=[-–—])~")
 _TEX_WRAP = re.compile(r"\\[A-Za-z]+\*?\s*\{([^{}]*)\}")
 _TEX_MACRO = re.compile(r"\\([A-Za-z]+|[,;:! ])\s*")
 _TEX_DROP = str.maketrans("", "", "{}$^")
@@ -79,6 +88,11 @@ def tokens(sentence: str) -> list[str]:
     return ["—" if t[0] == "-" and t.count("-") == len(t) and len(t) > 1 else t for t in _DASH_TOKEN.findall(sentence)]
 
 
+def _accented(m: re.Match) -> str:
+    mark, letter = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return unicodedata.normalize("NFC", letter + _ACCENTS[mark])
+
+
 @lru_cache(maxsize=4096)
 def plain(text: str) -> str:
     """Plain readable text: no HTML character references, URLs, LaTeX macros, ``$`` or Markdown emphasis."""
@@ -88,6 +102,10 @@ def plain(text: str) -> str:
         # word by word: a URL pattern would rescan every word from each of its letters
         text = " ".join([w for w in text.split(" ") if "://" not in w and "www." not in w and ".github.io" not in w])
     if "\\" in text or "$" in text or "{" in text:
+        if "\\" in text:
+            # "Cram\\'er", "Nystr\\"om": the letter with its accent; "~\\cite{key}": no key left in the text
+            text = _TEX_ACCENT.sub(_accented, text)
+            text = _TEX_UNREAD.sub("", text)
         text = _TEX_ESCAPE.sub(lambda m: "\0" + m.group(1), text)
         previous = None
         while previous != text:
@@ -96,6 +114,8 @@ def plain(text: str) -> str:
         text = text.translate(_TEX_DROP).replace("\0", "")
         if "_" in text:
             text = _TEX_SUBSCRIPT.sub("", text)
+    if "~" in text:
+        text = _TIE.sub(" ", text)  # LaTeX's unbreakable space ("Server~\\cite{x} for", "SON~--~a"); not "~10%"
     if "*" in text or "__" in text:
         text = _MD_BOLD.sub(lambda m: m.group(1) or m.group(2), text)
         text = _MD_ITALIC.sub(r"\1", text).replace("*", "")
