@@ -465,3 +465,11 @@ def test_a_problem_the_paper_solves_is_not_its_name() -> None:
             "that this rule is more powerful than expected and extends the range of models for which lifted inference runs "
             "in polynomial time. This includes an open problem called S4, the symmetric transitivity model.")
     assert not derive_title(text).startswith("S4")
+
+
+def test_a_letter_two_letters_long_in_lower_case_keeps_the_formulas_in_place() -> None:
+    # "İ" lowers to "i" and a combining dot: the formula's letters must still be found inside it
+    from generator.derive.title.candidates import _from_math
+
+    assert _from_math("pD", "Data at İİİİİstanbul: we bound $p_D$ here.")
+    assert not _from_math("PG2", "We propose PG$^2$, a pose guided network.")

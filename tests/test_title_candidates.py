@@ -1267,3 +1267,8 @@ def test_a_word_in_s_before_the_verb_is_the_subjects_head_not_a_verb() -> None:
     assert _phrase(said, 1, limit=9, subject=True) == ["multi-armed", "bandit", "problem"]
     said = tokens("Deep generative model faces challenges when data are scarce.")
     assert "challenges" not in _phrase(said, 0, limit=9, subject=True)
+
+
+@pytest.mark.parametrize("latex", [r'the \"kernel trick\" works', r"we don\'t know"])
+def test_an_escaped_quote_is_no_accent(latex: str) -> None:
+    assert plain(latex) == latex

@@ -31,8 +31,10 @@ _TOKEN = re.compile(r"[^\s,;:()\[\]]+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]]*)*|[,;
 _DASH_TOKEN = re.compile(r"(?:[^\s,;:()\[\]—-]|(?<!-)-(?!-))+(?:(?<=\d),\d{3}(?!\d)[^\s,;:()\[\]—-]*)*|—|-{2,}|[,;:()\[\]]")
 
 _TEX_ESCAPE = re.compile(r"\\([%&#_$])")
-# LaTeX accents ("\\'e", "\\\"{o}", "{\\\"o}", "\\c{c}") as Unicode combining marks, composed after
-_TEX_ACCENT = re.compile(r"""\{?\\(?:(['`"^~=.])\s*\{?([A-Za-z])|([uvHcr])\s*\{([A-Za-z]))\}?\}?""")
+# LaTeX accents ("{\"o}", "\"{o}", "Nystr\"om" inside a word, "\c{c}") as Unicode combining marks,
+# composed after; not an escaped quote ("the \"kernel trick\"", "don\'t")
+_TEX_ACCENT = re.compile(r"""\{\\(['`"^~=.])\s*([A-Za-z])\}|\\(['`"^~=.])\s*\{([A-Za-z])\}"""
+                         r"""|(?<=[A-Za-z])\\(['`"^~=.])([A-Za-z])(?=[A-Za-z])|\\([uvHcr])\s*\{([A-Za-z])\}""")
 _ACCENTS = {"'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302", "~": "\u0303", "=": "\u0304", ".": "\u0307",
             "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "r": "\u030a"}
 # commands whose argument is no text to read: citations, references, labels, addresses
@@ -89,7 +91,7 @@ def tokens(sentence: str) -> list[str]:
 
 
 def _accented(m: re.Match) -> str:
-    mark, letter = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    mark, letter = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
     return unicodedata.normalize("NFC", letter + _ACCENTS[mark])
 
 

@@ -388,8 +388,9 @@ def _from_math(name: str, text: str) -> bool:
     joined, inside = [], []
     for c, in_math in zip(text, math):
         if c not in "$^_{}":
-            joined.append(c.lower())
-            inside.append(in_math)
+            low = c.lower()  # "İ" is two characters in lower case: a flag for each
+            joined.append(low)
+            inside.extend([in_math] * len(low))
     spelled, key = "".join(joined), name.lower()
     at, seen = spelled.find(key), False
     while at >= 0:
