@@ -302,7 +302,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     if sum(len(data) for path, data in seeds if (path, data) not in checked) < EARLY_BYTES:
         # A rebuild: the few files that changed are parsed before anything else, and only
         # their new abstracts are derived (no worker is worth starting for them).
-        papers = parse_all(seeds, checked)
+        papers = parse_all(seeds, checked, checked.ids)
         watch.lap("parse")
         cached = reused_entries([p.text for p in papers], known)
         new_texts = list(dict.fromkeys(p.text for p in papers if p.text not in cached))
@@ -318,7 +318,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         papers = None
     try:
         if papers is None:
-            papers = parse_all(seeds, checked)
+            papers = parse_all(seeds, checked, checked.ids)
             watch.lap("parse")
         # derive refuses venues written two ways and unknown curation ids: then the
         # workers' tags and titles are not needed either.

@@ -352,7 +352,7 @@ def test_kept_links_read_vouched_for_or_checked_are_the_same_and_a_forged_one_is
     assert fast[seeds[0]][1] == papers[1].links and papers[1].links
     # the ids too, from the file this machine wrote only; either way the papers are a full parse's
     assert [i for s in seeds for i in fast.ids[s]] == [p.id for p in papers] and checked.ids == {}
-    assert parse_all(seeds, fast) == parse_all(seeds, checked) == papers
+    assert parse_all(seeds, fast, fast.ids) == parse_all(seeds, checked, checked.ids) == papers
     (tmp_path / "away").rename(tmp_path / KEY)
     doc = json.loads(path.read_text(encoding="utf-8"))
     key = next(k for k, v in doc["files"].items() if any(v))
@@ -372,9 +372,9 @@ def test_a_rebuild_takes_the_ids_kept_with_a_files_links():
     checked = Checked()
     checked[seeds[0]] = tuple(p.links for p in papers)
     checked.ids[seeds[0]] = tuple(f"{k:012x}" for k in range(len(papers)))
-    assert [p.id for p in parse_all(seeds, checked)] == list(checked.ids[seeds[0]])
+    assert [p.id for p in parse_all(seeds, checked, checked.ids)] == list(checked.ids[seeds[0]])
     checked.ids[seeds[0]] = ("0" * 12,)  # not one a paragraph: the ids are made
-    assert [p.id for p in parse_all(seeds, checked)] == [p.id for p in papers]
+    assert [p.id for p in parse_all(seeds, checked, checked.ids)] == [p.id for p in papers]
 
 
 # -- the real corpus -------------------------------------------------------------------

@@ -413,20 +413,16 @@ def top_some(m: sparse.csr_matrix, k: int, excluded: Sequence[Sequence[int]], wh
     (and numba) took longer than those rows do so (0.6 of a one-shot append's 11 s at 20,000
     papers). The sums are the loop's: each term's postings added in order, in single precision,
     one product and one sum per score (numba adds no fused multiply-add: tests compare the two)."""
-    m = sparse.csr_matrix(m, dtype=np.float32)
-    mt = sparse.csr_matrix(m.T)
-    tptr, tidx, tdat = mt.indptr, mt.indices, mt.data
-    scores = np.zeros(m.shape[0], dtype=np.float32)
+    indptr, indices, data, tptr, tidx, tdat, xptr, xidx = _loop_arrays(m, excluded)
+    scores = np.zeros(len(indptr) - 1, dtype=np.float32)
     found = []
     for i in which:
         scores[:] = 0
-        for term, weight in zip(m.indices[m.indptr[i]:m.indptr[i + 1]].tolist(),
-                                m.data[m.indptr[i]:m.indptr[i + 1]]):
+        for term, weight in zip(indices[indptr[i]:indptr[i + 1]].tolist(), data[indptr[i]:indptr[i + 1]]):
             a, b = tptr[term], tptr[term + 1]
             scores[tidx[a:b]] += weight * tdat[a:b]  # a term's postings name each row once
         scores[i] = 0
-        if excluded:
-            scores[np.asarray(excluded[i], dtype=np.int64)] = 0
+        scores[xidx[xptr[i]:xptr[i + 1]]] = 0
         held = np.flatnonzero(scores > 0)
         best = held[np.lexsort((held, -scores[held]))][:k]  # best first, ties by index
         found.append(best.tolist())

@@ -242,13 +242,15 @@ def parse_seed(data: bytes, path: str) -> list[Paper]:
 
 
 def parse_all(seeds: Sequence[tuple[str, bytes]],
-              checked: Mapping[tuple[str, bytes], Sequence[tuple[Link, ...]]] | None = None) -> list[Paper]:
+              checked: Mapping[tuple[str, bytes], Sequence[tuple[Link, ...]]] | None = None,
+              ids: Mapping[tuple[str, bytes], Sequence[str]] | None = None) -> list[Paper]:
     """Parse every seed (links extracted), collecting the problems of all files before raising.
 
     ``checked`` holds files parsed before without a problem, by (path, bytes) (as
     :mod:`generator.seeds.parsed` reads them): each abstract's links, in order. Those files
     are not checked again nor their links looked for; their papers are otherwise made as
-    :func:`parse_seed` makes them (:func:`_parse_checked`), from the bytes.
+    :func:`parse_seed` makes them (:func:`_parse_checked`), from the bytes. ``ids`` holds, for
+    some of those files, each abstract's id as made before from the same bytes (``Checked.ids``).
 
     Serial on purpose: parsing fills the caches (normalized text, segments) that
     dedupe and render reuse, and a worker's caches would be lost with it.
@@ -257,8 +259,7 @@ def parse_all(seeds: Sequence[tuple[str, bytes]],
     errors: list[GeneratorError] = []
     for path, data in seeds:
         links = checked.get((path, data)) if checked else None
-        ids = getattr(checked, "ids", {}).get((path, data)) if checked else None
-        if links is not None and (made := _parse_checked(data, path, links, ids)) is not None:
+        if links is not None and (made := _parse_checked(data, path, links, ids.get((path, data)) if ids else None)) is not None:
             papers += made
             continue
         try:
