@@ -110,9 +110,7 @@ def _self_frames(folder: Path, pages: dict[str, Path]) -> dict[str, Path]:
             same = False
         if not same:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
+            _put(path, data)
         out[rel] = path
     return out
 
@@ -178,9 +176,14 @@ def _read_record(path: Path, version: str, frames: str) -> dict[str, list[int]]:
 
 
 def _write_record(path: Path, version: str, frames: str, pages: dict[str, list[int]]) -> None:
+    _put(path, json.dumps({"version": version, "frames": frames, "pages": pages}, separators=(",", ":")).encode("utf-8"))
+
+
+def _put(path: Path, data: bytes) -> None:
+    """``path`` holding ``data``, whole or not at all: written beside it (a hidden name of this
+    process) and renamed over it."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps({"version": version, "frames": frames, "pages": pages}, separators=(",", ":")),
-                   encoding="utf-8")
+    tmp.write_bytes(data)
     os.replace(tmp, path)
 
 
