@@ -242,29 +242,88 @@ def test_front_matter_escapes_what_yaml_would_fold_or_refuse():
     assert yaml.safe_load(block.strip("-\n").rsplit("---", 1)[0]) == {"title": text}
 
 
-def test_a_long_listing_is_paged_in_every_order_and_each_page_links_its_neighbours():
-    """PAGE_SIZE papers a page; every paper on exactly one page of each order; the pages of
-    an order link to each other, and each order's first page from every page."""
-    from generator.pages.render import PAGE_SIZE, render_list
+def _ends_page(paper_id: str) -> bool:
+    """The rule of a page's end, written out here: the id's hash (blake2b, 4 bytes, "page") is 0 modulo 100."""
+    import hashlib
+    h = hashlib.blake2b(paper_id.encode(), digest_size=4, person=b"page").digest()
+    return int.from_bytes(h, "little") % 100 == 0
 
-    papers = [make(id=f"{i:012x}", title=f"Paper {i:05d}", year=2000 + i % 20) for i in range(2 * PAGE_SIZE + 7)]
-    files = {path: front(page)[0] for path, page in render_list(papers, when=lambda p: str(p.year)).items()}
-    assert sorted(files) == ["list.md", "list/newest-2.md", "list/newest-3.md", "list/newest.md",
-                             "list/title-2.md", "list/title-3.md", "list/venue-2.md", "list/venue-3.md", "list/venue.md"]
-    ids = re.compile(r'href="(?:\.\./)*papers/([0-9a-f]{12})/"')
-    for order, pages in (("title", ["list.md", "list/title-2.md", "list/title-3.md"]),
-                         ("newest", ["list/newest.md", "list/newest-2.md", "list/newest-3.md"])):
-        listed = [pid for page in pages for pid in ids.findall(files[page])]
-        assert sorted(listed) == sorted(p.id for p in papers), order
-        assert [len(ids.findall(files[page])) for page in pages] == [PAGE_SIZE, PAGE_SIZE, 7]
+
+def _list_pages(papers: list[Paper], parse: bool = True) -> dict[str, str]:
+    from generator.pages.render import render_list
+    files = render_list(papers, when=lambda p: f"{p.year}")
+    return {path: front(page)[0] for path, page in files.items()} if parse else files
+
+
+_LISTED = re.compile(r'href="(?:\.\./)*papers/([0-9a-f]{12})/"')
+
+
+def _order_pages(files: dict[str, str], order: str) -> list[str]:
+    first = "list.md" if order == "title" else f"list/{order}.md"
+    rest = sorted((f for f in files if re.fullmatch(rf"list/{order}-\d+\.md", f)), key=lambda f: int(f[:-3].rsplit("-", 1)[1]))
+    return [first, *rest]
+
+
+def test_a_long_listing_is_paged_in_every_order_where_its_papers_say_and_each_page_links_its_neighbours():
+    """Every paper on exactly one page of each order, in the order's order; a page ends after at
+    least 200 papers at a paper whose id says so (or at 600), a last page of fewer than 30 going
+    onto the one before; the pages of an order link to each other, and each order's first page
+    from every page; the number of papers is said on each order's first page only."""
+    papers = [make(id=f"{i:012x}", title=f"Paper {i:05d}", year=2000 + i % 20) for i in range(1207)]
+    files = _list_pages(papers)
+    by_id = {p.id: p for p in papers}
+    for order in ("title", "venue", "newest"):
+        pages = _order_pages(files, order)
+        assert len(pages) >= 3, order
+        chunks = [_LISTED.findall(files[page]) for page in pages]
+        listed = [pid for chunk in chunks for pid in chunk]
+        assert sorted(listed) == sorted(by_id), order
         if order == "newest":
-            years = [int(next(p.year for p in papers if p.id == pid)) for pid in listed]
+            years = [by_id[pid].year for pid in listed]
             assert years == sorted(years, reverse=True)
-        else:
+        elif order == "title":
             assert listed == [p.id for p in sorted(papers, key=lambda p: p.title)]
+        for k, chunk in enumerate(chunks):
+            last = k == len(chunks) - 1
+            assert 200 <= len(chunk) <= (629 if last else 600), (order, k)
+            # no earlier paper past the 200th could have ended it
+            assert not any(_ends_page(pid) for pid in chunk[199:-1]), (order, k)
+            if not last:
+                assert _ends_page(chunk[-1]) or len(chunk) == 600, (order, k)
+        counted = [page for page in pages if "<strong>1207 papers</strong>" in files[page]]
+        assert counted == pages[:1], order
+        assert f"Page 2 of {len(pages)}" in files[pages[1]]
     second = files["list/title-2.md"]
     assert 'href="../../list/" rel="prev"' in second and 'href="../../list/title-3/" rel="next"' in second
     assert 'href="../../list/newest/"' in second and 'href="../../list/venue/"' in second
+
+
+def test_a_new_paper_changes_the_listing_pages_it_lands_on_not_those_after_it():
+    """Pages by position shifted every page after a new paper (all of "newest", half of "title"
+    on average): with pages that end where their papers say, a new paper changes the page it
+    lands on and its order's first page (the count), but for the rare new paper that moves where
+    a page ends. 30 papers added one at a time to a list of 2,000, at random titles and as the newest."""
+    import random
+
+    rng = random.Random(7)
+    papers = [make(id=f"{rng.getrandbits(48):012x}", title=f"Paper {rng.random():.9f}", year=2000 + rng.randrange(20))
+              for _ in range(2000)]
+    before = _list_pages(papers, parse=False)
+    more: dict[str, list[int]] = {"title": [], "venue": [], "newest": []}
+    for _ in range(30):
+        new = make(id=f"{rng.getrandbits(48):012x}", title=f"Paper {rng.random():.9f}", year=2020)
+        papers.append(new)
+        after = _list_pages(papers, parse=False)
+        for order in more:
+            old, now = _order_pages(before, order), _order_pages(after, order)
+            landed = {page for page in now if f"papers/{new.id}/" in after[page]}
+            changed = {page for page in now if before.get(page) != after[page]} | (set(old) - set(now))
+            more[order].append(len(changed - landed - {now[0]}))
+        before = after
+    for order, extra in more.items():
+        # a page moved its end for at most a few of the 30 (positional pages: nearly every one)
+        assert sum(n > 0 for n in extra) <= 3, (order, extra)
+        assert sorted(extra)[len(extra) // 2] == 0, (order, extra)
 
 
 def test_a_topic_lists_first_sentences_by_title_and_titles_with_venues_in_its_other_orders():

@@ -273,8 +273,44 @@ def _by_title(papers: Iterable[Paper]) -> list[Paper]:
 
 # -- listings: paged static pages in three orders ------------------------------------------
 
-PAGE_SIZE = 300  # papers per listing page: about 120 KB of HTML with the site's frame
+# A listing of more than PAGE_SIZE papers is paged, each order apart, in pages of about that
+# many (120 KB of HTML with the site's frame). Where a page ends is a function of the papers
+# alone, not of their positions: after at least _PAGE_MIN papers, a page ends after a paper
+# whose id hashes to 0 modulo _PAGE_SPREAD (so about PAGE_SIZE a page), or at _PAGE_MAX. A new
+# paper then changes the page it lands on and no other (pages by position shifted every page
+# after it: one new paper rewrote most pages of its topics and all of "newest"). The number of
+# papers is said on each order's first page only, for the same reason. A page bookmarked or
+# found by a search engine keeps showing the papers it showed.
+PAGE_SIZE = 300
+_PAGE_MIN, _PAGE_MAX = 200, 600
+_PAGE_SPREAD = PAGE_SIZE - _PAGE_MIN
 SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
+
+
+@lru_cache(maxsize=ABSTRACTS_CACHED)
+def _ends_page(paper_id: str) -> bool:
+    h = hashlib.blake2b(paper_id.encode("utf-8", "surrogatepass"), digest_size=4, person=b"page").digest()
+    return int.from_bytes(h, "little") % _PAGE_SPREAD == 0
+
+
+def paged(ordered: Sequence[Paper]) -> list[Sequence[Paper]]:
+    """``ordered`` in pages (see PAGE_SIZE): one page up to PAGE_SIZE papers; a last page of
+    fewer than a tenth of PAGE_SIZE goes onto the page before it."""
+    if len(ordered) <= PAGE_SIZE:
+        return [ordered]
+    pages: list[Sequence[Paper]] = []
+    start = 0
+    for i, p in enumerate(ordered):
+        n = i + 1 - start
+        if n >= _PAGE_MAX or (n >= _PAGE_MIN and _ends_page(p.id)):
+            pages.append(ordered[start : i + 1])
+            start = i + 1
+    if start < len(ordered):
+        if len(ordered) - start < PAGE_SIZE // 10:
+            pages[-1] = ordered[start - len(pages[-1]) :]
+        else:
+            pages.append(ordered[start:])
+    return pages
 
 
 def _ordered(by_title: list[Paper], how: str, when: Callable[[Paper], str]) -> list[Paper]:
@@ -312,18 +348,17 @@ def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
     return f'<nav class="digest-pager" aria-label="Pages">Page {here} of {pages}: {" ".join(parts)}</nav>'
 
 
-def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: Sequence[Paper],
+def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], papers: Sequence[Paper],
             entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
             sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
             search: str = "", brief: Callable[[Paper, str], str] | None = None) -> dict[str, str]:
     """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
-    ``base/``, the other pages of each order in ``sorts``, ``PAGE_SIZE`` papers each.
-    ``top(up)`` (HTML lines, given the way up to the site root) opens every page; ``entry(p, up)`` is a paper's list item;
+    ``base/``, the other pages of each order in ``sorts`` (:func:`paged`).
+    ``top(up, first)`` (HTML lines, given the way up to the site root and whether the page is
+    its order's first) opens every page; ``entry(p, up)`` is a paper's list item;
     ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
     papers in the search box (``topic:rl``), for the filter links. ``brief`` is a paper's list
     item in the orders other than the first (``entry`` when not given)."""
-    pages = max(1, -(-len(papers) // PAGE_SIZE))
-
     def url(how: str, k: int) -> str:
         slug = _page_slug(how, k)
         return f"{base}/" + (f"{slug}/" if slug else "")
@@ -331,8 +366,9 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
     files = {}
     by_title = _by_title(papers)
     for how, _ in sorts:
-        ordered = _ordered(by_title, how, when)
-        for k in range(1, pages + 1):
+        chunks = paged(_ordered(by_title, how, when))
+        pages = len(chunks)
+        for k, chunk in enumerate(chunks, 1):
             here = url(how, k)
             up = _up(here)
             nav = []
@@ -347,12 +383,11 @@ def listing(base: str, title: str, top: Callable[[str], Sequence[str]], papers: 
                     '<p class="digest-filter-links">Filter these papers by topic, venue, year or code in the search box: '
                     f'<a href="{up}?q={q}%20">all of them</a>, or <a href="{up}?q={q}%20has:code">only those with code</a>.</p>')
             pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
-            chunk = ordered[(k - 1) * PAGE_SIZE : k * PAGE_SIZE]
             item = entry if how == sorts[0][0] or brief is None else brief
             head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **LISTING_FRAME}
             slug = _page_slug(how, k)
             files[f"{base}/{slug}.md" if slug else f"{base}.md"] = html_page(
-                head, *top(up), *nav, pager, '<ul class="digest-list">', *(item(p, up) for p in chunk), "</ul>", pager)
+                head, *top(up, k == 1), *nav, pager, '<ul class="digest-list">', *(item(p, up) for p in chunk), "</ul>", pager)
     return files
 
 
@@ -365,11 +400,12 @@ def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]
     # template prints feed_title as it is, so it is stored escaped (as titles are).
     meta = {"feed": topic_feed_path(topic), "feed_title": esc(f"ML Paper Digest: {topic.name}")}
 
-    def top(up: str) -> list[str]:
+    def top(up: str, first: bool) -> list[str]:
+        count = f"<strong>{_count(len(papers), 'paper')}</strong> · " if first else ""
         return [
             f"<h1>{esc(topic.name)}</h1>",
             f"<p>{esc(topic.description)}</p>",
-            f"<p><strong>{_count(len(papers), 'paper')}</strong> · {map_link(topic, up)} · "
+            f"<p>{count}{map_link(topic, up)} · "
             f'<a href="{up}{topic_feed_path(topic)}" type="application/atom+xml">Atom feed of its newest papers</a></p>',
         ]
 
@@ -418,8 +454,9 @@ def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str
 def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     name = f"{venue} {year}"
     slug = venue_slug(venue, year)
-    top = [f"<h1>{esc(name)}</h1>", f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"]
-    return listing(f"venues/{slug}", name, lambda up: top, papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}",
+    heading = f"<h1>{esc(name)}</h1>"
+    count = f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"
+    return listing(f"venues/{slug}", name, lambda up, first: [heading, count] if first else [heading], papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}",
                    brief=_brief_entry)
 
 
@@ -442,13 +479,15 @@ def _list_entry(p: Paper, up: str) -> str:
 
 def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
     merged = sum(p.merged for p in papers)
-    top = [
+    first = [
         "<h1>All papers</h1>",
         f"<p>Every paper of the digest once: <strong>{_count(len(papers), 'paper')}</strong>, "
         f"after merging <strong>{_count(merged, 'duplicate submission')}</strong>. To filter them by topic, venue, "
         "year or code, use the search box's filters.</p>",
     ]
-    return listing("list", "All papers", lambda up: top, papers, _list_entry, when)
+    later = ["<h1>All papers</h1>",
+             "<p>Every paper of the digest once. To filter them by topic, venue, year or code, use the search box's filters.</p>"]
+    return listing("list", "All papers", lambda up, first_page: first if first_page else later, papers, _list_entry, when)
 
 
 def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,
