@@ -54,7 +54,7 @@ from generator.manifest import (
 from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
-from generator.pages.render import listing_files, listing_keys, paper_page_keys, render_site
+from generator.pages.render import listing_files, listing_keys, listing_page_keys, paper_page_keys, render_site
 from generator.pages.search_cache import read_search_cache, search_cache_path, search_files_cached, write_search_cache
 from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
@@ -395,7 +395,16 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     lists.update((f"feed:{path}", key) for path, key in (feed_keys(planned, digest.topics, address).items()
                                                           if cache is not None else ()))
     same_listings = left.unchanged_listings(docs, lists)
-    kept.update(rel for rels in same_listings.values() for rel in rels)
+    # A listing whose papers changed is looked at page by page: one new paper changes the page
+    # it lands on and its orders' first pages (:func:`generator.pages.render.paged`). The pages
+    # of a listing that is the same are kept as the last build recorded them.
+    pages = listing_page_keys(digest, [name for name in lists if name not in same_listings and not name.startswith("feed:")],
+                              dates) if cache is not None else {}
+    same_pages = left.unchanged_listings(docs, pages)
+    log.debug("pages of the listings that changed: %d of %d as they were", len(same_pages), len(pages))
+    carried = left.pages_of(same_listings)
+    for same in (same_listings, same_pages):
+        kept.update(rel for rels in same.values() for rel in rels)
     members = left.previous_members(docs)
     # each paper's JSON in papers.json alike, by its page key (a long-lived builder keeps them in memory)
     as_json = left.previous_entries(docs, page_keys) if cache is not None and warm is None else {}
@@ -406,7 +415,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         # The pages come back in pieces of about 600 at 20,000 papers: a worker's half whole was
         # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
         files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
-                            site_url=address, unchanged=unchanged, same_listings=set(same_listings), members=members,
+                            site_url=address, unchanged=unchanged, same_listings=set(same_listings) | set(same_pages),
+                            members=members,
                             entries=as_json)
     except GeneratorError:
         if laying is not None:
@@ -466,9 +476,16 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
                 or made.lists != rows.lists):  # all rows and lists as they were: left as they are
             write_rows(related_path(cache), stamp, made, rows)
         write_pages(pages_path(cache), stamp, docs, page_keys)
+        kept_pages: dict[str, list[str]] = {}  # a listing -> its pages kept as they were
+        for name, rels in same_pages.items():
+            kept_pages.setdefault(name.partition("#")[0], []).extend(rels)
         write_kept(kept_path(cache), stamp, Kept(
-            states, {name: (key, same_listings[name] if name in same_listings else listing_files(files, name))
-                     for name, key in lists.items()},
+            states, {**{name: (key, same_listings[name] if name in same_listings
+                               else sorted(listing_files(files, name) + kept_pages.get(name, [])))
+                        for name, key in lists.items()},
+                     **{name: (key, same_pages[name] if name in same_pages else listing_files(files, name))
+                        for name, key in pages.items()},
+                     **carried},
             [(h, at, n) for h, (at, n) in members.items()],
             {pid: (page_keys[pid], at, n) for pid, (at, n) in as_json.items() if pid in page_keys}))
         if key:

@@ -238,3 +238,38 @@ def test_a_corrupt_page_state_is_said_and_every_page_rendered_again(built, caplo
     assert "cannot read .cache/pages.json" in caplog.text
     assert generated(docs) == before
     assert read_pages(state, fingerprint(b"")) and not read_pages(state, "another generator")
+
+
+def test_listings_rebuilt_page_by_page_equal_a_cold_build(tmp_path, monkeypatch, caplog):
+    """The mission's papers in pages of about 6 (a digest of thousands, in small): a rebuild
+    renders only the listing pages whose papers changed, and what it leaves equals a cold build
+    after each kind of edit."""
+    from generator.pages import render
+
+    monkeypatch.setattr(render, "PAGE_SIZE", 6)
+    monkeypatch.setattr(render, "_PAGE_MIN", 4)
+    monkeypatch.setattr(render, "_PAGE_MAX", 12)
+    monkeypatch.setattr(render, "_PAGE_SPREAD", 2)
+    render._ends_page.cache_clear()
+    try:
+        half = len(POOL) * 2 // 3
+        project = Project(tmp_path / "warm", {"a.txt": POOL[: half // 2], "b.txt": POOL[half // 2 : half]})
+        build_here(project.root)
+        assert (project.root / "docs" / "list" / "title-4.md").is_file()
+        kept_pages = []
+        for n, (kind, pick) in enumerate([("append", 3), ("edit", 7), ("curate", 5), ("remove", 2), ("new file", 1),
+                                          ("append", 11), ("drop file", 0)]):
+            project.edit(kind, pick)
+            caplog.clear()
+            caplog.set_level("DEBUG", logger="generator.pipeline")
+            build_here(project.root)
+            said = re.search(r"pages of the listings that changed: (\d+) of (\d+) as they were", caplog.text)
+            kept_pages.append(int(said.group(1)) if said else 0)
+            warm = generated(project.root / "docs")
+            cold = cold_build(project, tmp_path / f"cold-{n}")
+            differ = sorted(k for k in warm.keys() | cold.keys() if warm.get(k) != cold.get(k) and k not in DECLARED)
+            assert differ == [], f"after {kind}: {differ[:10]}"
+        # an appended paper left most pages of the listings it joined as they were
+        assert kept_pages[0] > 10 and kept_pages[5] > 10, kept_pages
+    finally:
+        render._ends_page.cache_clear()

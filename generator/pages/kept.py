@@ -10,6 +10,9 @@ neither renders nor reads what it would write as it is.
 - ``listings``: each listing (a topic's pages, a venue's, the list of all papers) by a hash of
   what its pages are made of (:func:`generator.pages.render.listing_keys`) and the files it
   made. A listing whose key is the same and whose files are as they were left is not rendered.
+  Each page of a listing alike (``<listing>#<order>-<k>``,
+  :func:`generator.pages.render.listing_page_keys`): of a listing whose key changed, only the
+  pages whose own key changed are rendered.
   The feeds are kept alike, as ``feed:<path>`` (:func:`generator.pages.feeds.feed_keys`).
 - ``members``: ``papers.json.gz`` is made of gzip members, one per chunk of papers
   (:func:`generator.pages.render.papers_gz`); each chunk by the hash of its JSON, and where its
@@ -27,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +78,11 @@ class Kept:
             if old is not None and old[0] == key and all(self.as_left(docs, rel) for rel in old[1]):
                 out[name] = old[1]
         return out
+
+    def pages_of(self, listings: Iterable[str]) -> dict[str, tuple[str, list[str]]]:
+        """The pages of ``listings`` (``<listing>#<order>-<k>``: :func:`generator.pages.render.page_name`) as kept."""
+        wanted = set(listings)
+        return {name: entry for name, entry in self.listings.items() if "#" in name and name.partition("#")[0] in wanted}
 
     def previous_members(self, docs: Path, rel: str = "papers.json.gz") -> dict[str, bytes]:
         """Chunk hash -> its gzip member, from ``docs/rel`` when it is as the last build left it."""

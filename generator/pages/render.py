@@ -285,6 +285,7 @@ PAGE_SIZE = 300
 _PAGE_MIN, _PAGE_MAX = 200, 600
 _PAGE_SPREAD = PAGE_SIZE - _PAGE_MIN
 SORTS = (("title", "Title"), ("venue", "Venue"), ("newest", "Newest"))
+VENUE_SORTS = (SORTS[0], SORTS[2])  # a venue's papers are all of one venue
 
 
 @lru_cache(maxsize=ABSTRACTS_CACHED)
@@ -351,9 +352,12 @@ def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
 def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], papers: Sequence[Paper],
             entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
             sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
-            search: str = "", brief: Callable[[Paper, str], str] | None = None) -> dict[str, str]:
+            search: str = "", brief: Callable[[Paper, str], str] | None = None,
+            name: str = "", same: Set[str] = frozenset()) -> dict[str, str]:
     """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
-    ``base/``, the other pages of each order in ``sorts`` (:func:`paged`).
+    ``base/``, the other pages of each order in ``sorts`` (:func:`paged`), but for the pages
+    ``same`` names (:func:`page_name` of the listing's ``name``: their pages on disk are as they
+    would be, :func:`listing_page_keys`).
     ``top(up, first)`` (HTML lines, given the way up to the site root and whether the page is
     its order's first) opens every page; ``entry(p, up)`` is a paper's list item;
     ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
@@ -369,6 +373,8 @@ def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], pa
         chunks = paged(_ordered(by_title, how, when))
         pages = len(chunks)
         for k, chunk in enumerate(chunks, 1):
+            if same and page_name(name, how, k) in same:
+                continue
             here = url(how, k)
             up = _up(here)
             nav = []
@@ -395,7 +401,8 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset(),
+                 ) -> dict[str, str]:
     # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
     # template prints feed_title as it is, so it is stored escaped (as titles are).
     meta = {"feed": topic_feed_path(topic), "feed_title": esc(f"ML Paper Digest: {topic.name}")}
@@ -410,7 +417,7 @@ def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]
         ]
 
     return listing(f"topics/{topic.slug}", topic.name, top, papers, _entry, when, meta=meta, search=f"topic:{topic.slug}",
-                   brief=_brief_entry)
+                   brief=_brief_entry, name=f"topic:{topic.slug}", same=same)
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> list[str]:
@@ -451,13 +458,14 @@ def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str
     return html_page(meta, "<h1>Topics</h1>", *_table(("Topic", "Papers", "What it covers"), rows, numeric=(1,)))
 
 
-def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset(),
+                 ) -> dict[str, str]:
     name = f"{venue} {year}"
     slug = venue_slug(venue, year)
     heading = f"<h1>{esc(name)}</h1>"
     count = f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"
-    return listing(f"venues/{slug}", name, lambda up, first: [heading, count] if first else [heading], papers, _entry, when, sorts=(SORTS[0], SORTS[2]), search=f"venue:{slug}",
-                   brief=_brief_entry)
+    return listing(f"venues/{slug}", name, lambda up, first: [heading, count] if first else [heading], papers, _entry, when,
+                   sorts=VENUE_SORTS, search=f"venue:{slug}", brief=_brief_entry, name=f"venue:{slug}", same=same)
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
@@ -477,7 +485,7 @@ def _list_entry(p: Paper, up: str) -> str:
     return item + "</li>"
 
 
-def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, str]:
+def render_list(papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset()) -> dict[str, str]:
     merged = sum(p.merged for p in papers)
     first = [
         "<h1>All papers</h1>",
@@ -487,7 +495,8 @@ def render_list(papers: list[Paper], when: Callable[[Paper], str]) -> dict[str, 
     ]
     later = ["<h1>All papers</h1>",
              "<p>Every paper of the digest once. To filter them by topic, venue, year or code, use the search box's filters.</p>"]
-    return listing("list", "All papers", lambda up, first_page: first if first_page else later, papers, _list_entry, when)
+    return listing("list", "All papers", lambda up, first_page: first if first_page else later, papers, _list_entry, when,
+                   name="list", same=same)
 
 
 def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,
@@ -751,6 +760,49 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     return out
 
 
+def page_name(listing: str, how: str, k: int) -> str:
+    """Page ``k`` of order ``how`` of a listing (:func:`listing_keys`' name), as the kept keys name it: ``list#title-1``."""
+    return f"{listing}#{how}-{k}"
+
+
+def listing_page_keys(digest: Digest, names: Iterable[str], added: Mapping[str, datetime] | None = None,
+                      ) -> dict[str, str]:
+    """Page name (:func:`page_name`) -> a hash of everything the page is made of, for each page of
+    the listings ``names`` names (:func:`listing_keys`; a rebuild asks for the few whose key
+    changed): the listing, the page's place among its order's pages, the count on its order's
+    first page, and its papers in order. A page whose key is what it was when its file was
+    written is not rendered: one new paper renders the page it lands on and the first pages."""
+    wanted = set(names)
+    if not wanted:
+        return {}
+    papers = digest.visible()
+    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
+    when = lambda p: dated[p.id]  # noqa: E731
+    groups: list[tuple[str, object, list[Paper], Sequence[tuple[str, str]]]] = []
+    if wanted & {f"topic:{t.slug}" for t in digest.topics}:
+        by_topic = digest.by_topic()
+        groups += [(f"topic:{t.slug}", t, by_topic.get(t.name, []), SORTS) for t in digest.topics if f"topic:{t.slug}" in wanted]
+    if any(name.startswith("venue:") for name in wanted):
+        groups += [(f"venue:{venue_slug(v, y)}", (v, y), vp, VENUE_SORTS) for (v, y), vp in digest.by_venue().items()
+                   if f"venue:{venue_slug(v, y)}" in wanted]
+    if "list" in wanted:
+        groups.append(("list", "list", papers, SORTS))
+    out = {}
+    for name, what, group, sorts in groups:
+        first = repr((len(group), sum(p.merged for p in group))).encode()  # what the first pages count
+        by_title = _by_title(group)
+        for how, _ in sorts:
+            chunks = paged(_ordered(by_title, how, when))
+            for k, chunk in enumerate(chunks, 1):
+                h = hashlib.blake2b(repr((what, how, k, len(chunks))).encode("utf-8", "surrogatepass"), digest_size=16)
+                if k == 1:
+                    h.update(first)
+                for p in chunk:
+                    h.update(_listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]))
+                out[page_name(name, how, k)] = h.hexdigest()
+    return out
+
+
 @PerBuild  # as :func:`_page_key`: a long-lived builder asks for every paper's at every save
 def _listed(p: Paper, sources: tuple, date: str) -> bytes:
     """A paper's part of the keys of the listings that hold it (:func:`listing_keys`)."""
@@ -760,7 +812,8 @@ def _listed(p: Paper, sources: tuple, date: str) -> bytes:
 
 def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_files: int,
                      added: Mapping[str, datetime] | None, same: Set[str] = frozenset()) -> dict[str, str]:
-    """The alias, topic, venue, all-papers and home pages; not the listings ``same`` names (:func:`listing_keys`)."""
+    """The alias, topic, venue, all-papers and home pages; not the listings ``same`` names
+    (:func:`listing_keys`), nor the listing pages it names (:func:`listing_page_keys`)."""
     files: dict[str, str] = {}
     for p in papers:
         for alias in p.aliases:
@@ -769,23 +822,30 @@ def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_f
     when = lambda p: dated[p.id]  # noqa: E731
     for t in digest.topics:
         if f"topic:{t.slug}" not in same:
-            files.update(render_topic(t, by_topic.get(t.name, []), when))
+            files.update(render_topic(t, by_topic.get(t.name, []), when, same))
     files["topics/index.md"] = render_topics_index(digest, by_topic)
     by_venue = digest.by_venue()
     for (venue, year), vp in by_venue.items():
         if f"venue:{venue_slug(venue, year)}" not in same:
-            files.update(render_venue(venue, year, vp, when))
+            files.update(render_venue(venue, year, vp, when, same))
     files["venues/index.md"] = render_venues_index(by_venue)
     if "list" not in same:
-        files.update(render_list(papers, when))
+        files.update(render_list(papers, when, same))
     files["index.md"] = render_home(digest, by_topic, seed_files, dated)
     return files
 
 
 def listing_files(files: Mapping[str, object], name: str) -> list[str]:
-    """The files of ``files`` that listing ``name`` (:func:`listing_keys`) made."""
+    """The files of ``files`` that listing ``name`` (:func:`listing_keys`), or one page of it
+    (:func:`page_name`), made."""
+    name, _, page = name.partition("#")
     kind, _, slug = name.partition(":")
     if kind == "feed":  # a feed (:func:`generator.pages.feeds.feed_keys`) is one file, at its path
         return [slug] if slug in files else []
     base = {"topic": f"topics/{slug}", "venue": f"venues/{slug}", "list": "list"}[kind]
+    if page:
+        how, _, k = page.rpartition("-")
+        where = _page_slug(how, int(k))
+        rel = f"{base}/{where}.md" if where else f"{base}.md"
+        return [rel] if rel in files else []
     return sorted(rel for rel in files if rel == f"{base}.md" or (rel.startswith(f"{base}/") and rel.endswith(".md")))
