@@ -54,7 +54,14 @@ from generator.manifest import (
 from generator.pages import explore
 from generator.pages.feeds import feed_keys, plan_feeds, render_feeds
 from generator.pages.kept import Kept, forget_kept, kept_path, read_kept, write_kept
-from generator.pages.render import listing_files, listing_keys, listing_page_keys, paper_page_keys, render_site
+from generator.pages.render import (
+    listing_files,
+    listing_keys,
+    listing_page_keys,
+    listings_of,
+    paper_page_keys,
+    render_site,
+)
 from generator.pages.search_cache import read_search_cache, search_cache_path, search_files_cached, write_search_cache
 from generator.pages.search_index import Known, search_files, search_files_kept
 from generator.pages.sitemap import hand_written_pages, page_paths, render_sitemaps
@@ -389,7 +396,8 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # whose papers are the same are not compressed, and files whose bytes are the same are not
     # read to find so (:mod:`generator.pages.kept`).
     left = read(read_kept, kept_path(cache), stamp) if cache is not None else Kept()
-    lists = listing_keys(digest, dates) if cache is not None else {}
+    listings = listings_of(digest, dates, keyed=cache is not None)  # each paper's date and part of the keys, made once
+    lists = listing_keys(digest, listings=listings) if cache is not None else {}
     # the feeds alike: one new paper changes its topics' feeds and the digest's
     planned = plan_feeds(visible, digest.topics, dates)
     lists.update((f"feed:{path}", key) for path, key in (feed_keys(planned, digest.topics, address).items()
@@ -399,7 +407,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
     # it lands on and its orders' first pages (:func:`generator.pages.render.paged`). The pages
     # of a listing that is the same are kept as the last build recorded them.
     pages = listing_page_keys(digest, [name for name in lists if name not in same_listings and not name.startswith("feed:")],
-                              dates) if cache is not None else {}
+                              listings=listings) if cache is not None else {}
     same_pages = left.unchanged_listings(docs, pages)
     log.debug("pages of the listings that changed: %d of %d as they were", len(same_pages), len(pages))
     carried = left.pages_of(same_listings)
@@ -416,8 +424,7 @@ def build(seed_dirs: Sequence[Path], docs: Path, taxonomy: Path | None = None,
         # 73 MB pickled and as much again unpickled at once, the main process's peak (issue 31).
         files = render_site(digest, seed_files=len(seeds), start=partial(Pending, pieces=16), added=dates, repo=repo,
                             site_url=address, unchanged=unchanged, same_listings=set(same_listings) | set(same_pages),
-                            members=members,
-                            entries=as_json)
+                            members=members, entries=as_json, listings=listings)
     except GeneratorError:
         if laying is not None:
             laying.cancel()

@@ -16,6 +16,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache, partial
 from operator import attrgetter
@@ -353,11 +354,12 @@ def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], pa
             entry: Callable[[Paper, str], str], when: Callable[[Paper], str],
             sorts: Sequence[tuple[str, str]] = SORTS, meta: dict | None = None,
             search: str = "", brief: Callable[[Paper, str], str] | None = None,
-            name: str = "", same: Set[str] = frozenset()) -> dict[str, str]:
+            name: str = "", same: Set[str] = frozenset(),
+            orders: Mapping[str, list[Sequence[Paper]]] | None = None) -> dict[str, str]:
     """A listing's pages, ``{docs path: page}``: ``base.md`` (by title, page 1) and, under
     ``base/``, the other pages of each order in ``sorts`` (:func:`paged`), but for the pages
     ``same`` names (:func:`page_name` of the listing's ``name``: their pages on disk are as they
-    would be, :func:`listing_page_keys`).
+    would be, :func:`listing_page_keys`, which gives each order's pages as ``orders``).
     ``top(up, first)`` (HTML lines, given the way up to the site root and whether the page is
     its order's first) opens every page; ``entry(p, up)`` is a paper's list item;
     ``when(p)`` is the date key of "newest"; ``search`` is the query that filters these
@@ -368,9 +370,9 @@ def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], pa
         return f"{base}/" + (f"{slug}/" if slug else "")
 
     files = {}
-    by_title = _by_title(papers)
+    by_title = _by_title(papers) if orders is None else []
     for how, _ in sorts:
-        chunks = paged(_ordered(by_title, how, when))
+        chunks = paged(_ordered(by_title, how, when)) if orders is None else orders[how]
         pages = len(chunks)
         for k, chunk in enumerate(chunks, 1):
             if same and page_name(name, how, k) in same:
@@ -402,7 +404,7 @@ def _count(n: int, what: str) -> str:
 
 
 def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset(),
-                 ) -> dict[str, str]:
+                 orders: Mapping[str, list[Sequence[Paper]]] | None = None) -> dict[str, str]:
     # `feed` puts the topic's own feed into the page's head (overrides/main.html); the
     # template prints feed_title as it is, so it is stored escaped (as titles are).
     meta = {"feed": topic_feed_path(topic), "feed_title": esc(f"ML Paper Digest: {topic.name}")}
@@ -417,7 +419,7 @@ def render_topic(topic: Topic, papers: list[Paper], when: Callable[[Paper], str]
         ]
 
     return listing(f"topics/{topic.slug}", topic.name, top, papers, _entry, when, meta=meta, search=f"topic:{topic.slug}",
-                   brief=_brief_entry, name=f"topic:{topic.slug}", same=same)
+                   brief=_brief_entry, name=f"topic:{topic.slug}", same=same, orders=orders)
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> list[str]:
@@ -459,13 +461,14 @@ def render_topics_index(digest: Digest, by_topic: dict[str, list[Paper]]) -> str
 
 
 def render_venue(venue: str, year: int, papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset(),
-                 ) -> dict[str, str]:
+                 orders: Mapping[str, list[Sequence[Paper]]] | None = None) -> dict[str, str]:
     name = f"{venue} {year}"
     slug = venue_slug(venue, year)
     heading = f"<h1>{esc(name)}</h1>"
     count = f"<p><strong>{_count(len(papers), 'paper')}</strong></p>"
     return listing(f"venues/{slug}", name, lambda up, first: [heading, count] if first else [heading], papers, _entry, when,
-                   sorts=VENUE_SORTS, search=f"venue:{slug}", brief=_brief_entry, name=f"venue:{slug}", same=same)
+                   sorts=VENUE_SORTS, search=f"venue:{slug}", brief=_brief_entry, name=f"venue:{slug}", same=same,
+                   orders=orders)
 
 
 def render_venues_index(by_venue: dict[tuple[str, int], list[Paper]]) -> str:
@@ -485,7 +488,8 @@ def _list_entry(p: Paper, up: str) -> str:
     return item + "</li>"
 
 
-def render_list(papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset()) -> dict[str, str]:
+def render_list(papers: list[Paper], when: Callable[[Paper], str], same: Set[str] = frozenset(),
+                orders: Mapping[str, list[Sequence[Paper]]] | None = None) -> dict[str, str]:
     merged = sum(p.merged for p in papers)
     first = [
         "<h1>All papers</h1>",
@@ -496,7 +500,7 @@ def render_list(papers: list[Paper], when: Callable[[Paper], str], same: Set[str
     later = ["<h1>All papers</h1>",
              "<p>Every paper of the digest once. To filter them by topic, venue, year or code, use the search box's filters.</p>"]
     return listing("list", "All papers", lambda up, first_page: first if first_page else later, papers, _list_entry, when,
-                   name="list", same=same)
+                   name="list", same=same, orders=orders)
 
 
 def render_home(digest: Digest, by_topic: dict[str, list[Paper]], seed_files: int,
@@ -682,7 +686,7 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
                 added: Mapping[str, datetime] | None = None, repo: Repository = Repository(),
                 site_url: str = "", unchanged: Set[str] = frozenset(), same_listings: Set[str] = frozenset(),
                 members: dict[str, bytes] | None = None, entries: dict[str, Any] | None = None,
-                ) -> dict[str, str | bytes]:
+                listings: Listings | None = None) -> dict[str, str | bytes]:
     """Every generated file of the site, by path relative to the docs folder. ``added`` is
     when each seed file entered the repository (:func:`generator.seeds.read.seed_dates`), for
     the "newest" orders; without it papers are dated by their year. ``site_url`` (ending
@@ -692,7 +696,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     them in worker processes (:class:`generator.core.parallel.Pending`) while this
     process renders the listing pages; it changes only the speed. The pages of the papers
     ``unchanged`` names are left out (their pages on disk are what they would be:
-    :func:`paper_page_keys`). So are the listings ``same_listings`` names (:func:`listing_keys`).
+    :func:`paper_page_keys`). So are the listings and listing pages ``same_listings`` names
+    (:func:`listing_keys`, :func:`listing_page_keys`: ``listings`` is what those were given).
     ``members`` (chunk hash -> gzip member) are the previous ``papers.json.gz``'s, reused where a
     chunk is the same (:func:`papers_gz`); when given, it is replaced by this build's table
     (chunk hash -> (offset, length)), in order. ``entries`` (paper id -> its JSON in papers.json,
@@ -726,7 +731,8 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
             at += len(part)
     with ThreadPoolExecutor(1) as compressing:
         gzipped = compressing.submit(papers_gz, papers, parts, dict(members or {}))
-        files.update(_render_listings(digest, papers, by_topic, seed_files, added, same_listings))
+        files.update(_render_listings(digest, papers, by_topic, seed_files, listings or listings_of(digest, added),
+                                      same_listings))
         files["papers.json.gz"], table = gzipped.result()
     del parts  # as long as papers.json itself: not held while the paper pages come back
     if members is not None:
@@ -736,16 +742,33 @@ def render_site(digest: Digest, seed_files: int, start: Start = Later,
     return files
 
 
-def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) -> dict[str, str]:
+@dataclass
+class Listings:
+    """Each visible paper's date (ISO) and its part of the listings' keys (:func:`_listed`), made
+    once a build (:func:`listings_of`); and the pages of each order of the listings
+    :func:`listing_page_keys` looked at, for the render to list as they are (not sorted again)."""
+    dated: dict[str, str]
+    each: dict[str, bytes]
+    orders: dict[str, dict[str, list[Sequence[Paper]]]] = field(default_factory=dict)
+
+
+def listings_of(digest: Digest, added: Mapping[str, datetime] | None = None, keyed: bool = True) -> Listings:
+    """The papers' dates and, with ``keyed`` (a build that keeps its listings' keys), their parts of the keys."""
+    papers = digest.visible()
+    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
+    # the abstract by its hash, which the build has made already (each text's repr was most of this)
+    return Listings(dated, {p.id: _listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]) for p in papers}
+                    if keyed else {})
+
+
+def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None, listings: Listings | None = None,
+                 ) -> dict[str, str]:
     """Listing name (``topic:<slug>``, ``venue:<slug>``, ``list``) -> a hash of everything its pages
     (:func:`render_topic`, :func:`render_venue`, :func:`render_list`) are made of: the topic or
     venue, and its papers' ids, titles, venues, years, abstracts, dates and sources. Equal keys
     (from the same generator) are equal pages, so a build need not render a listing whose key
     is what it was when its pages on disk were written (:mod:`generator.pages.kept`)."""
-    papers = digest.visible()
-    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
-    # the abstract by its hash, which the build has made already (each text's repr was most of this)
-    each = {p.id: _listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]) for p in papers}
+    each = (listings or listings_of(digest, added)).each
 
     def key(what: object, group: Iterable[Paper]) -> str:
         h = hashlib.blake2b(repr(what).encode("utf-8", "surrogatepass"), digest_size=16)
@@ -756,7 +779,7 @@ def listing_keys(digest: Digest, added: Mapping[str, datetime] | None = None) ->
     by_topic = digest.by_topic()
     out = {f"topic:{t.slug}": key(t, by_topic.get(t.name, [])) for t in digest.topics}
     out.update((f"venue:{venue_slug(v, y)}", key((v, y), vp)) for (v, y), vp in digest.by_venue().items())
-    out["list"] = key("list", papers)
+    out["list"] = key("list", digest.visible())
     return out
 
 
@@ -766,18 +789,19 @@ def page_name(listing: str, how: str, k: int) -> str:
 
 
 def listing_page_keys(digest: Digest, names: Iterable[str], added: Mapping[str, datetime] | None = None,
-                      ) -> dict[str, str]:
+                      listings: Listings | None = None) -> dict[str, str]:
     """Page name (:func:`page_name`) -> a hash of everything the page is made of, for each page of
     the listings ``names`` names (:func:`listing_keys`; a rebuild asks for the few whose key
     changed): the listing, the page's place among its order's pages, the count on its order's
     first page, and its papers in order. A page whose key is what it was when its file was
-    written is not rendered: one new paper renders the page it lands on and the first pages."""
+    written is not rendered: one new paper renders the page it lands on and the first pages.
+    ``listings`` (:func:`listings_of`) is given each order's pages of these listings."""
     wanted = set(names)
     if not wanted:
         return {}
-    papers = digest.visible()
-    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
-    when = lambda p: dated[p.id]  # noqa: E731
+    listings = listings or listings_of(digest, added)
+    dated, each = listings.dated, listings.each
+    when = dated.__getitem__
     groups: list[tuple[str, object, list[Paper], Sequence[tuple[str, str]]]] = []
     if wanted & {f"topic:{t.slug}" for t in digest.topics}:
         by_topic = digest.by_topic()
@@ -786,19 +810,20 @@ def listing_page_keys(digest: Digest, names: Iterable[str], added: Mapping[str, 
         groups += [(f"venue:{venue_slug(v, y)}", (v, y), vp, VENUE_SORTS) for (v, y), vp in digest.by_venue().items()
                    if f"venue:{venue_slug(v, y)}" in wanted]
     if "list" in wanted:
-        groups.append(("list", "list", papers, SORTS))
+        groups.append(("list", "list", digest.visible(), SORTS))
     out = {}
     for name, what, group, sorts in groups:
         first = repr((len(group), sum(p.merged for p in group))).encode()  # what the first pages count
         by_title = _by_title(group)
+        orders = listings.orders[name] = {}
         for how, _ in sorts:
-            chunks = paged(_ordered(by_title, how, when))
+            chunks = orders[how] = paged(_ordered(by_title, how, lambda p: when(p.id)))
             for k, chunk in enumerate(chunks, 1):
                 h = hashlib.blake2b(repr((what, how, k, len(chunks))).encode("utf-8", "surrogatepass"), digest_size=16)
                 if k == 1:
                     h.update(first)
                 for p in chunk:
-                    h.update(_listed(p, tuple(map(_SOURCE_FIELDS, p.sources)), dated[p.id]))
+                    h.update(each[p.id])
                 out[page_name(name, how, k)] = h.hexdigest()
     return out
 
@@ -811,26 +836,27 @@ def _listed(p: Paper, sources: tuple, date: str) -> bytes:
 
 
 def _render_listings(digest: Digest, papers: list[Paper], by_topic: dict, seed_files: int,
-                     added: Mapping[str, datetime] | None, same: Set[str] = frozenset()) -> dict[str, str]:
+                     listings: Listings, same: Set[str] = frozenset()) -> dict[str, str]:
     """The alias, topic, venue, all-papers and home pages; not the listings ``same`` names
     (:func:`listing_keys`), nor the listing pages it names (:func:`listing_page_keys`)."""
     files: dict[str, str] = {}
+    orders = listings.orders
     for p in papers:
         for alias in p.aliases:
             files.setdefault(f"papers/{alias}.md", render_alias(p))
-    dated = {p.id: paper_date(p, added or {}).isoformat() for p in papers}
+    dated = listings.dated
     when = lambda p: dated[p.id]  # noqa: E731
     for t in digest.topics:
         if f"topic:{t.slug}" not in same:
-            files.update(render_topic(t, by_topic.get(t.name, []), when, same))
+            files.update(render_topic(t, by_topic.get(t.name, []), when, same, orders.get(f"topic:{t.slug}")))
     files["topics/index.md"] = render_topics_index(digest, by_topic)
     by_venue = digest.by_venue()
     for (venue, year), vp in by_venue.items():
         if f"venue:{venue_slug(venue, year)}" not in same:
-            files.update(render_venue(venue, year, vp, when, same))
+            files.update(render_venue(venue, year, vp, when, same, orders.get(f"venue:{venue_slug(venue, year)}")))
     files["venues/index.md"] = render_venues_index(by_venue)
     if "list" not in same:
-        files.update(render_list(papers, when, same))
+        files.update(render_list(papers, when, same, orders.get("list")))
     files["index.md"] = render_home(digest, by_topic, seed_files, dated)
     return files
 
