@@ -110,6 +110,17 @@ def test_noun_phrases_end_by_word_class_not_length() -> None:
     assert ["Semantic", "scene", "completion"] in noun_phrases(tokens("Semantic scene completion predicts occupancy"))
 
 
+@pytest.mark.parametrize("sentence, phrase", [
+    # a plural noun before its bracketed abbreviation is no verb ("models (LFMs)", "fields (NeRF)")
+    ("We extend inference for latent feature models (LFMs).", ["inference", "for", "latent", "feature", "models"]),
+    ("We build on neural radiance fields (NeRF).", ["neural", "radiance", "fields"]),
+    # "corresponding to X" says something of the phrase before it
+    ("We solve the ERM problem corresponding to the full dataset.", ["ERM", "problem"]),
+])
+def test_a_phrase_is_not_cut_by_its_abbreviation_or_a_comparison(sentence: str, phrase: list[str]) -> None:
+    assert phrase in noun_phrases(tokens(sentence)), noun_phrases(tokens(sentence))
+
+
 def test_phrases_are_not_read_from_subordinate_clauses() -> None:
     found = noun_phrases(tokens("We study hybrid learning in adversarial games, where the learner receives "
                                 "both delayed and partial feedback"))

@@ -435,7 +435,9 @@ def _noun_follows(tokens: list[str], i: int) -> bool:
     if i >= len(tokens):
         return True
     nxt = tokens[i].lower()
-    return nxt in PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in CLAUSE
+    # (and a bracketed abbreviation of the phrase: "latent feature models (LFMs)")
+    return nxt in PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in CLAUSE \
+        or (nxt == "(" and i + 1 < len(tokens) and any(c.isupper() for c in tokens[i + 1]))
 
 
 def _plural_noun(word: str) -> bool:
