@@ -114,6 +114,8 @@ def test_noun_phrases_end_by_word_class_not_length() -> None:
     # a plural noun before its bracketed abbreviation is no verb ("models (LFMs)", "fields (NeRF)")
     ("We extend inference for latent feature models (LFMs).", ["inference", "for", "latent", "feature", "models"]),
     ("We build on neural radiance fields (NeRF).", ["neural", "radiance", "fields"]),
+    # a figure in brackets is no abbreviation: the verb before it still ends the phrase
+    ("Scene completion predicts (Fig. 2) the occupancy of voxels.", ["Scene", "completion"]),
     # "corresponding to X" says something of the phrase before it
     ("We solve the ERM problem corresponding to the full dataset.", ["ERM", "problem"]),
 ])

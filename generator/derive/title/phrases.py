@@ -435,9 +435,11 @@ def _noun_follows(tokens: list[str], i: int) -> bool:
     if i >= len(tokens):
         return True
     nxt = tokens[i].lower()
-    # (and a bracketed abbreviation of the phrase: "latent feature models (LFMs)")
+    # (and a bracketed abbreviation of the phrase, "latent feature models (LFMs)"; not a
+    # reference, "predicts (Fig. 2) the ...")
     return nxt in PREPOSITIONS or nxt in (",", ";", ":", ")", ".") or nxt in CLAUSE \
-        or (nxt == "(" and i + 1 < len(tokens) and any(c.isupper() for c in tokens[i + 1]))
+        or (nxt == "(" and i + 2 < len(tokens) and tokens[i + 2] == ")"
+            and sum(c.isupper() for c in tokens[i + 1]) >= 2)
 
 
 def _plural_noun(word: str) -> bool:
