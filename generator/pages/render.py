@@ -277,11 +277,13 @@ def _by_title(papers: Iterable[Paper]) -> list[Paper]:
 # A listing of more than PAGE_SIZE papers is paged, each order apart, in pages of about that
 # many (120 KB of HTML with the site's frame). Where a page ends is a function of the papers
 # alone, not of their positions: after at least _PAGE_MIN papers, a page ends after a paper
-# whose id hashes to 0 modulo _PAGE_SPREAD (so about PAGE_SIZE a page), or at _PAGE_MAX. A new
-# paper then changes the page it lands on and no other (pages by position shifted every page
-# after it: one new paper rewrote most pages of its topics and all of "newest"). The number of
-# papers is said on each order's first page only, for the same reason. A page bookmarked or
-# found by a search engine keeps showing the papers it showed.
+# whose id hashes to 0 modulo _PAGE_SPREAD (so about PAGE_SIZE a page), or at _PAGE_MAX (a last
+# page of fewer than a tenth of PAGE_SIZE joins the one before, up to _PAGE_MAX + 29). A new
+# paper then changes the page it lands on (pages by position shifted every page after it: one
+# new paper rewrote most pages of its topics and all of "newest"), unless it moves where a page
+# ends so that its order has a page more or fewer: then every page of that order changes, as
+# each says "Page k of N". The number of papers is said on each order's first page only, for
+# the same reason. A page bookmarked or found by a search engine keeps showing the papers it showed.
 PAGE_SIZE = 300
 _PAGE_MIN, _PAGE_MAX = 200, 600
 _PAGE_SPREAD = PAGE_SIZE - _PAGE_MIN
