@@ -334,6 +334,12 @@ def _page_slug(how: str, k: int) -> str:
     return how if k == 1 else f"{how}-{k}"
 
 
+def _page_file(base: str, how: str, k: int) -> str:
+    """The docs file of page ``k`` of order ``how`` of the listing at ``base``."""
+    slug = _page_slug(how, k)
+    return f"{base}/{slug}.md" if slug else f"{base}.md"
+
+
 def _pager(here: int, pages: int, href: Callable[[int], str]) -> str:
     """Previous, a window of page numbers with the first and last, next."""
     if pages <= 1:
@@ -395,8 +401,7 @@ def listing(base: str, title: str, top: Callable[[str, bool], Sequence[str]], pa
             pager = _pager(k, pages, lambda j, how=how, up=up: up + url(how, j))
             item = entry if how == sorts[0][0] or brief is None else brief
             head = {**(meta or {}), "title": esc(title if k == 1 else f"{title}, page {k}"), **LISTING_FRAME}
-            slug = _page_slug(how, k)
-            files[f"{base}/{slug}.md" if slug else f"{base}.md"] = html_page(
+            files[_page_file(base, how, k)] = html_page(
                 head, *top(up, k == 1), *nav, pager, '<ul class="digest-list">', *(item(p, up) for p in chunk), "</ul>", pager)
     return files
 
@@ -803,7 +808,6 @@ def listing_page_keys(digest: Digest, names: Iterable[str], added: Mapping[str, 
         return {}
     listings = listings or listings_of(digest, added)
     dated, each = listings.dated, listings.each
-    when = dated.__getitem__
     groups: list[tuple[str, object, list[Paper], Sequence[tuple[str, str]]]] = []
     if wanted & {f"topic:{t.slug}" for t in digest.topics}:
         by_topic = digest.by_topic()
@@ -819,7 +823,7 @@ def listing_page_keys(digest: Digest, names: Iterable[str], added: Mapping[str, 
         by_title = _by_title(group)
         orders = listings.orders[name] = {}
         for how, _ in sorts:
-            chunks = orders[how] = paged(_ordered(by_title, how, lambda p: when(p.id)))
+            chunks = orders[how] = paged(_ordered(by_title, how, lambda p: dated[p.id]))
             for k, chunk in enumerate(chunks, 1):
                 h = hashlib.blake2b(repr((what, how, k, len(chunks))).encode("utf-8", "surrogatepass"), digest_size=16)
                 if k == 1:
@@ -873,7 +877,6 @@ def listing_files(files: Mapping[str, object], name: str) -> list[str]:
     base = {"topic": f"topics/{slug}", "venue": f"venues/{slug}", "list": "list"}[kind]
     if page:
         how, _, k = page.rpartition("-")
-        where = _page_slug(how, int(k))
-        rel = f"{base}/{where}.md" if where else f"{base}.md"
+        rel = _page_file(base, how, int(k))
         return [rel] if rel in files else []
     return sorted(rel for rel in files if rel == f"{base}.md" or (rel.startswith(f"{base}/") and rel.endswith(".md")))
